@@ -1,0 +1,132 @@
+/**
+ * A small HTTP client over undici for the suite: real requests, a cookie jar for the SERVER_ID cluster cookie,
+ * Basic auth by API key, and an OpenAPI contract check on every response (see contract.ts).
+ */
+import { request as undiciRequest, Agent } from 'undici';
+import { checkContract } from './contract.js';
+
+export interface RequestOptions {
+  /** API key sent as the Basic-auth user name (`key:`). `null` sends no key even when the client has one. */
+  key?: string | null;
+  /** Extra request headers (override the defaults; lower-case names recommended). */
+  headers?: Record<string, string>;
+  /** A value sent as JSON with `Content-Type: application/json` (unless `headers` says otherwise). */
+  json?: unknown;
+  /** A raw body, sent as is; no Content-Type is added. */
+  body?: string | Buffer;
+  /** Owner token, sent as the `acc_token` query parameter. */
+  token?: string;
+  /** `false` skips the OpenAPI contract check; only for deliberately odd cases (say why at the call). */
+  contract?: boolean;
+  /** `false` skips the automatic cookie fetch before a write (to test 412). */
+  autoCookie?: boolean;
+}
+
+export interface Response {
+  status: number;
+  /** Lower-case names; repeated headers joined with `, ` (set-cookie: see `setCookies`). */
+  headers: Record<string, string>;
+  setCookies: string[];
+  text: string;
+  /** Parsed body when it is JSON, else undefined. */
+  json: any;
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** One keep-alive-free dispatcher so closing a test server never waits for idle sockets. */
+const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
+
+export class Client {
+  readonly baseUrl: string;
+  key: string | undefined;
+  autoCookie: boolean;
+  /** Cookie jar: name → value. */
+  readonly cookies = new Map<string, string>();
+
+  constructor(baseUrl: string, options: { key?: string; autoCookie?: boolean } = {}) {
+    this.baseUrl = baseUrl.replace(/\/$/, '');
+    this.key = options.key;
+    this.autoCookie = options.autoCookie ?? true;
+  }
+
+  /** A client on the same server with another key and its own (empty) cookie jar. */
+  as(key: string | undefined): Client {
+    const c = new Client(this.baseUrl, { autoCookie: this.autoCookie });
+    c.key = key;
+    return c;
+  }
+
+  cookieHeader(): string | undefined {
+    if (this.cookies.size === 0) return undefined;
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    method = method.toUpperCase();
+    const autoCookie = options.autoCookie ?? this.autoCookie;
+    if (autoCookie && WRITES.has(method) && !this.cookies.has('SERVER_ID')) {
+      await this.request('GET', '/api/0.1/assets', { key: null });
+    }
+    let target = path;
+    if (options.token !== undefined) {
+      target += (target.includes('?') ? '&' : '?') + 'acc_token=' + encodeURIComponent(options.token);
+    }
+    const headers: Record<string, string> = {};
+    const key = options.key === undefined ? this.key : options.key ?? undefined;
+    if (key !== undefined) headers.authorization = 'Basic ' + Buffer.from(`${key}:`).toString('base64');
+    const cookie = this.cookieHeader();
+    if (cookie) headers.cookie = cookie;
+    let body: string | Buffer | undefined;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] = 'application/json';
+    } else if (options.body !== undefined) {
+      body = options.body;
+    }
+    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
+
+    const res = await undiciRequest(this.baseUrl + target, {
+      method: method as any,
+      headers,
+      body,
+      dispatcher,
+    });
+    const text = await res.body.text();
+    const out: Record<string, string> = {};
+    let setCookies: string[] = [];
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v === undefined) continue;
+      if (k === 'set-cookie') setCookies = Array.isArray(v) ? v : [v];
+      out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    }
+    for (const sc of setCookies) {
+      const first = sc.split(';')[0] ?? '';
+      const eq = first.indexOf('=');
+      if (eq > 0) this.cookies.set(first.slice(0, eq).trim(), first.slice(eq + 1).trim());
+    }
+    let json: any;
+    if (/^application\/json/i.test(out['content-type'] ?? '')) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    const response: Response = { status: res.statusCode, headers: out, setCookies, text, json };
+    if (options.contract !== false) checkContract(method, path, response);
+    return response;
+  }
+
+  get(path: string, options?: RequestOptions): Promise<Response> {
+    return this.request('GET', path, options);
+  }
+
+  post(path: string, json?: unknown, options: RequestOptions = {}): Promise<Response> {
+    return this.request('POST', path, json === undefined ? options : { ...options, json });
+  }
+
+  patch(path: string, json?: unknown, options: RequestOptions = {}): Promise<Response> {
+    return this.request('PATCH', path, json === undefined ? options : { ...options, json });
+  }
+}

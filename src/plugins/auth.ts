@@ -1,0 +1,95 @@
+/**
+ * API keys. The INI file names a role per section and `name = key` per line; the key travels as the Basic-auth
+ * user name (the password part is ignored) or as a Bearer token. Writes need a known key (401 otherwise);
+ * reads need none, and an unknown key on a read is simply ignored.
+ */
+import fp from 'fastify-plugin';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { parse, stringify } from 'ini';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/errors.js';
+import { isOperation } from './errors.js';
+
+export const ROLES = ['brokers', 'concierge', 'admins'] as const;
+export type ApiRole = (typeof ROLES)[number];
+
+export interface Principal {
+  name: string;
+  role: ApiRole;
+}
+
+export type ApiKeys = ReadonlyMap<string, Principal>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function parseAuthFile(text: string): ApiKeys {
+  const keys = new Map<string, Principal>();
+  const sections = parse(text) as Record<string, unknown>;
+  for (const role of ROLES) {
+    const section = sections[role];
+    if (typeof section !== 'object' || section === null) continue;
+    for (const [name, key] of Object.entries(section)) {
+      if (typeof key === 'string' && key.length > 0) keys.set(key, { name, role });
+    }
+  }
+  return keys;
+}
+
+/**
+ * Reads the key file, creating it with fresh random keys when it does not exist yet.
+ * Returns the file's text when it was just created, so the caller can show the keys once.
+ */
+export function ensureAuthFile(path: string): { keys: ApiKeys; createdText?: string } {
+  if (existsSync(path)) return { keys: parseAuthFile(readFileSync(path, 'utf8')) };
+  const fresh = () => randomBytes(16).toString('hex');
+  const text = stringify({
+    brokers: { broker: fresh() },
+    concierge: { concierge: fresh() },
+    admins: { administrator: fresh() },
+  });
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text, { mode: 0o600, flag: 'wx' });
+  return { keys: parseAuthFile(text), createdText: text };
+}
+
+/** The key from `Authorization: Basic base64(key:ignored)` or `Authorization: Bearer key`. */
+export function keyFromHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const space = header.indexOf(' ');
+  if (space === -1) return undefined;
+  const scheme = header.slice(0, space).toLowerCase();
+  const credentials = header.slice(space + 1).trim();
+  if (scheme === 'bearer') return credentials || undefined;
+  if (scheme !== 'basic') return undefined;
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return (colon === -1 ? decoded : decoded.slice(0, colon)) || undefined;
+}
+
+const unauthorized = (): ApiError =>
+  new ApiError(
+    401,
+    [{ location: 'header', name: 'Authorization', description: 'A known API key is required (Basic auth user name)' }],
+    { 'www-authenticate': 'Basic realm="registry"' },
+  );
+
+async function auth(app: FastifyInstance, options: { keys: ApiKeys }): Promise<void> {
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const key = keyFromHeader(request.headers.authorization);
+    request.principal = key === undefined ? undefined : options.keys.get(key);
+    if (request.principal === undefined && isOperation(request) && !READ_METHODS.has(request.method)) {
+      throw unauthorized();
+    }
+  });
+}
+
+export default fp(auth, { name: 'auth', dependencies: ['errors'] });

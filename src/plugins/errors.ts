@@ -1,0 +1,86 @@
+/**
+ * Every failure leaves as the JSON envelope `{ status: "error", errors: [...] }`: thrown ApiErrors, Fastify's own
+ * errors (415, 413, bad URLs), rate-limit and cookie refusals, unknown paths (404) and wrong methods (405).
+ */
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, envelope, type ErrorEntry } from '../domain/errors.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+const CONTENT_TYPE_ERROR: ErrorEntry = {
+  location: 'header',
+  name: 'Content-Type',
+  description: "Content-Type header should be one of ['application/json']",
+};
+
+/** Maps Fastify's own error codes onto the registry's envelope. */
+const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => ApiError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError(415, [CONTENT_TYPE_ERROR]),
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    ApiError.one(413, 'body', 'data', 'Request body is larger than the registry accepts'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    ApiError.one(400, 'header', 'Content-Length', 'Content-Length does not match the body'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => ApiError.one(422, 'body', 'data', 'No JSON object could be decoded'),
+  FST_ERR_BAD_URL: () => ApiError.one(400, 'url', 'path', 'The URL is not valid'),
+  FST_ERR_ASYNC_CONSTRAINT: () => ApiError.one(400, 'url', 'path', 'The URL is not valid'),
+};
+
+export const contentTypeError = (): ApiError => new ApiError(415, [CONTENT_TYPE_ERROR]);
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const candidate = error as Partial<FastifyError> & { errors?: ErrorEntry[]; headers?: Record<string, string> };
+  // Plugins (rate limit, cookie) throw plain objects that already carry the envelope's entries.
+  if (Array.isArray(candidate.errors) && typeof candidate.statusCode === 'number') {
+    return new ApiError(candidate.statusCode, candidate.errors, candidate.headers ?? {});
+  }
+  const mapped = candidate.code ? FRAMEWORK_ERRORS[candidate.code] : undefined;
+  if (mapped) return mapped(candidate as FastifyError);
+  const status = candidate.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return ApiError.one(status, 'body', 'data', candidate.message ?? 'Bad request');
+  }
+  return ApiError.one(500, 'url', 'server', 'Internal Server Error');
+}
+
+/** Writes the envelope as a finished string so that no serializer, pretty option or JSONP can touch it. */
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply
+    .code(error.statusCode)
+    .header('content-type', JSON_TYPE)
+    .header('x-content-type-options', 'nosniff')
+    .send(JSON.stringify(envelope(error.errors)));
+}
+
+/** True for requests that reached a real operation (not the 404 handler, not a 405 stand-in). */
+export function isOperation(request: FastifyRequest): boolean {
+  return !request.is404 && request.routeOptions.config.methodNotAllowed !== true;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Marks the stand-in route that answers 405 for methods a path does not have. */
+    methodNotAllowed?: boolean;
+  }
+}
+
+async function errors(app: FastifyInstance): Promise<void> {
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, ApiError.one(404, 'url', 'path', `No such path: ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}
+
+export default fp(errors, { name: 'errors' });
+
+/** Fastify factory options that keep the envelope even for errors raised before any hook runs. */
+export const frameworkErrors = (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
+  void sendError(reply, toApiError(error));
+};

@@ -1,0 +1,90 @@
+/**
+ * Response options (`opt_pretty`, `opt_jsonp`, `opt_fields`) from the query string or from the body's
+ * `options` object, which wins. They shape successful responses only: errors are never pretty or wrapped.
+ * Every response body is written by domain/serialize.ts so that amounts keep their float form (`100.0`).
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/errors.js';
+import { isJsonObject } from '../domain/json.js';
+import { toJson } from '../domain/serialize.js';
+import { JSON_TYPE } from './errors.js';
+
+export interface ResponseOptions {
+  pretty: boolean;
+  jsonp: string | undefined;
+  fields: string | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    responseOptions: ResponseOptions;
+  }
+}
+
+/** A plain JavaScript identifier path (`cb`, `app.handlers.cb`): anything else could inject script. */
+const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const CALLBACK_MAX = 128;
+
+const compact = (payload: unknown): string => toJson(payload);
+const pretty = (payload: unknown): string => toJson(payload, { pretty: true });
+
+function queryValue(query: unknown, name: string): string | undefined {
+  if (!isJsonObject(query)) return undefined;
+  const value = query[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Query form and body form merged, the body winning (decisions.md §7). Empty `opt_pretty` counts as given. */
+export function readOptions(query: unknown, body: unknown): ResponseOptions {
+  const fromBody = isJsonObject(body) && isJsonObject(body.options) ? body.options : {};
+  const queryPretty = isJsonObject(query) && 'opt_pretty' in query;
+  const jsonpSource = 'jsonp' in fromBody ? 'body' : 'querystring';
+  const jsonp = 'jsonp' in fromBody ? fromBody.jsonp : queryValue(query, 'opt_jsonp');
+  if (jsonp !== undefined && jsonp !== null && (typeof jsonp !== 'string' || jsonp.length > CALLBACK_MAX || !CALLBACK.test(jsonp))) {
+    throw ApiError.one(400, jsonpSource, jsonpSource === 'body' ? 'options' : 'opt_jsonp', 'Invalid JSONP callback function name.');
+  }
+  const fields = 'fields' in fromBody ? fromBody.fields : queryValue(query, 'opt_fields');
+  return {
+    pretty: 'pretty' in fromBody ? fromBody.pretty === true : queryPretty,
+    jsonp: typeof jsonp === 'string' ? jsonp : undefined,
+    fields: typeof fields === 'string' ? fields : undefined,
+  };
+}
+
+const NO_OPTIONS: ResponseOptions = { pretty: false, jsonp: undefined, fields: undefined };
+
+function succeeded(reply: FastifyReply): boolean {
+  return reply.statusCode < 400;
+}
+
+async function options(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('responseOptions', null as unknown as ResponseOptions);
+  app.setReplySerializer(compact);
+
+  app.addHook('onRequest', async (request) => {
+    request.responseOptions = NO_OPTIONS;
+  });
+
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    request.responseOptions = readOptions(request.query, request.body);
+  });
+
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    if (request.responseOptions.pretty && succeeded(reply)) reply.serializer(pretty);
+    return payload;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const callback = request.responseOptions.jsonp;
+    if (callback !== undefined && succeeded(reply) && typeof payload === 'string') {
+      reply.header('content-type', 'application/javascript; charset=utf-8');
+      // The comment prefix defeats content sniffing attacks on JSONP endpoints; U+2028/9 are not valid in older JS.
+      return `/**/${callback}(${payload.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`;
+    }
+    if (!reply.hasHeader('content-type')) reply.header('content-type', JSON_TYPE);
+    return payload;
+  });
+}
+
+export default fp(options, { name: 'options', dependencies: ['errors'] });

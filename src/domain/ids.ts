@@ -1,0 +1,32 @@
+/** Identifiers, owner tokens and the human-facing assetID. */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** A fresh asset or item id: 32 lowercase hex characters (128 random bits, like the original's uuid4().hex). */
+export function newId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** A fresh owner token: 32 lowercase hex characters. It is handed out once and only its hash is kept. */
+export function newToken(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** The stored form of an owner token: SHA-256, lowercase hex. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/**
+ * Whether `token` is the one whose hash is `hash`. The comparison takes the same time wherever the first
+ * difference is, so a caller cannot discover the hash byte by byte.
+ */
+export function tokenMatches(token: string, hash: string): boolean {
+  const actual = Buffer.from(hashToken(token), 'utf8');
+  const expected = Buffer.from(hash, 'utf8');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** `UA-AR-DGF` + `2026-11-22` + 1 → `UA-AR-DGF-2026-11-22-000001` (the counter is zero-padded to six digits). */
+export function formatAssetId(prefix: string, day: string, index: number): string {
+  return `${prefix}-${day}-${String(index).padStart(6, '0')}`;
+}

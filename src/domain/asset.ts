@@ -1,0 +1,100 @@
+/** How an asset document is built and changed: creation defaults, PATCH application, write stamps, test titles. */
+import { newId } from './ids.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { cloneJson, mergePatch } from './patch.js';
+import { fieldsClearedBy, isStatus, type Status } from './workflow.js';
+
+export interface NewAssetContext {
+  id: string;
+  owner: string;
+  assetID: string;
+  /** The creation moment as served (`date` and `dateModified`). */
+  now: string;
+}
+
+/**
+ * A new draft asset from creation data already passed through `creatableFields`: registry-assigned fields,
+ * `value.valueAddedTaxIncluded` defaulting to true, an id for every item that has none, test titles.
+ */
+export function buildNewAsset(data: JsonObject, ctx: NewAssetContext): JsonObject {
+  const assigned: JsonObject = {
+    id: ctx.id,
+    assetID: ctx.assetID,
+    owner: ctx.owner,
+    status: 'draft',
+    date: ctx.now,
+    dateModified: ctx.now,
+  };
+  // Registry fields first for a readable document, and again last so that they win over anything in `data`.
+  const asset: JsonObject = { ...assigned, ...(cloneJson(data) as JsonObject), ...assigned };
+
+  const value = asset.value;
+  if (isJsonObject(value) && (value.valueAddedTaxIncluded ?? null) === null) value.valueAddedTaxIncluded = true;
+
+  if (Array.isArray(asset.items)) {
+    for (const item of asset.items) {
+      if (isJsonObject(item) && (item.id ?? null) === null) item.id = newId();
+    }
+  }
+  return applyTestTitles(asset);
+}
+
+/**
+ * The asset after an allowed PATCH (see `decidePatch`): `changes` merged in, `status` set to `target`, the
+ * move's side effects (active → pending drops `relatedLot`), test titles. Dates are left to `stampWrite`.
+ */
+export function applyPatch(current: JsonObject, changes: JsonObject, target: Status): JsonObject {
+  const merged = mergePatch(current, changes);
+  merged.status = target;
+  const from = current.status;
+  if (isStatus(from)) {
+    for (const field of fieldsClearedBy(from, target)) delete merged[field];
+  }
+  return applyTestTitles(merged);
+}
+
+/** The asset as written at `now`: `dateModified` always, `date` too when the status changed. */
+export function stampWrite(asset: JsonObject, now: string, statusChanged: boolean): JsonObject {
+  return statusChanged ? { ...asset, date: now, dateModified: now } : { ...asset, dateModified: now };
+}
+
+/** The original's title markers for test-mode assets (behaviour §3.5), field → prefix. */
+export const TEST_TITLE_PREFIXES: Readonly<Record<string, string>> = {
+  title: '[ТЕСТУВАННЯ] ',
+  title_en: '[TESTING] ',
+  title_ru: '[ТЕСТИРОВАНИЕ] ',
+};
+
+/**
+ * For a `mode: "test"` asset, every title carries its marker: a title without one is prefixed, an absent title
+ * becomes the bare prefix (as the original did). A title already starting with its marker is kept, so saving
+ * again never doubles it. Titles that are not strings are left for validation to refuse.
+ */
+export function applyTestTitles(asset: JsonObject): JsonObject {
+  if (asset.mode !== 'test') return asset;
+  const result: JsonObject = { ...asset };
+  for (const [field, prefix] of Object.entries(TEST_TITLE_PREFIXES)) {
+    const title = result[field] ?? null;
+    if (title === null) result[field] = prefix;
+    else if (typeof title === 'string' && !title.startsWith(prefix.trimEnd())) result[field] = prefix + title;
+  }
+  return result;
+}
+
+/** Deep equality of two documents, ignoring key order: a PATCH whose result equals the stored asset changed nothing. */
+export function sameContent(a: JsonObject, b: JsonObject): boolean {
+  return sameValue(a, b);
+}
+
+function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((element, index) => sameValue(element, b[index]));
+  }
+  if (isJsonObject(a) && isJsonObject(b)) {
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    return keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]));
+  }
+  return false;
+}

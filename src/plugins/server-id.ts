@@ -1,0 +1,136 @@
+/**
+ * The cluster cookie (decisions.md §6): a client sticks to one node of the cluster by the `SERVER_ID` cookie.
+ *
+ * Value: `<serverId>.<startId>.<signature>`, signed with `COOKIE_SECRET` (the same on every node). The node name
+ * comes first and in clear, so a load balancer can route by it without the secret (`nodeOfCookie`,
+ * deploy/haproxy.cfg); `startId` names this process start, so a restarted node's earlier cookies are stale.
+ *
+ * This is the first check after routing (onRequest, app level): it runs before the rate limit (a route-level
+ * onRequest hook), the API key and any body parsing, so a 412 changes nothing.
+ *
+ * - GET/HEAD (and any other non-write method) without the cookie: served, with `Set-Cookie`.
+ * - A valid cookie of this node and this process start: served, no `Set-Cookie`.
+ * - POST/PUT/PATCH/DELETE without the cookie, or a cookie of another node, of an earlier process of this node,
+ *   or failing its signature, on any method: 412 with a fresh `Set-Cookie` and the JSON error envelope.
+ * Requests that matched no route (404) and routes marked `config.methodNotAllowed` (405) are not checked.
+ */
+import { randomBytes } from 'node:crypto';
+import fp from 'fastify-plugin';
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { ApiError } from '../domain/errors.js';
+
+export const SERVER_ID_COOKIE = 'SERVER_ID';
+
+/** Node names: letters, digits, `_`, `-` and `.`, so they travel unencoded in the cookie value. */
+const NODE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface ServerIdOptions {
+  /** This node's name (`SERVER_ID`); the load balancer routes by it. */
+  serverId: string;
+  /** `COOKIE_SECRET`: signs the cookie; the same value on every node of a cluster. */
+  secret: string;
+  /** Names this process start; a fresh random value when absent (tests may pin it). */
+  startId?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by the app on the routes that answer 405: the cookie check and the rate limit skip them. */
+    methodNotAllowed?: boolean;
+  }
+}
+
+/**
+ * The node name inside a `SERVER_ID` cookie value, read without the secret (so without checking the signature):
+ * `node1.<start>.<signature>` → `node1`. Accepts the value as sent in the Cookie header (percent-encoded) or
+ * decoded. `undefined` when the value does not have the shape.
+ */
+export function nodeOfCookie(value: string): string | undefined {
+  let text = value;
+  try {
+    text = decodeURIComponent(value);
+  } catch {
+    // not percent-encoded: read as it is
+  }
+  const parts = text.split('.');
+  if (parts.length < 3) return undefined;
+  const name = parts.slice(0, -2).join('.');
+  return NODE_NAME.test(name) ? name : undefined;
+}
+
+/** A fresh, dot-free id for one process start: time (base 36) plus randomness. */
+export function newStartId(): string {
+  return Date.now().toString(36) + randomBytes(4).toString('hex');
+}
+
+type Verdict = 'ok' | 'forged' | 'foreign' | 'stale';
+
+const DESCRIPTIONS: Record<'missing' | Exclude<Verdict, 'ok'>, string> = {
+  missing:
+    'A SERVER_ID cookie is required for POST, PUT, PATCH and DELETE. This response sets one: repeat the request with the new cookie.',
+  forged:
+    'The SERVER_ID cookie is not valid (its signature does not match). This response sets a new one: repeat the request with the new cookie.',
+  foreign:
+    'The SERVER_ID cookie names another server of the cluster, which is unavailable here. This response sets a new cookie: repeat the request with the new cookie.',
+  stale:
+    'The SERVER_ID cookie was issued before this server restarted. This response sets a new one: repeat the request with the new cookie.',
+};
+
+const serverIdPlugin: FastifyPluginAsync<ServerIdOptions> = async (fastify, options) => {
+  const { serverId, secret } = options;
+  if (!NODE_NAME.test(serverId)) {
+    throw new Error(
+      `SERVER_ID must be letters, digits, "_", "-" or "." (starting with a letter, digit or "_"), got "${serverId}"`,
+    );
+  }
+  if (!secret) throw new Error('COOKIE_SECRET must not be empty');
+  const startId = options.startId ?? newStartId();
+  if (!/^[A-Za-z0-9_-]+$/.test(startId)) throw new Error(`startId must be letters, digits, "_" or "-", got "${startId}"`);
+
+  const signer = fastifyCookie.signerFactory(secret);
+  const expected = `${serverId}.${startId}`;
+  const cookieValue = signer.sign(expected);
+
+  if (!fastify.hasRequestDecorator('cookies')) {
+    await fastify.register(fastifyCookie, { secret });
+  }
+
+  const issue = (reply: FastifyReply): void => {
+    reply.setCookie(SERVER_ID_COOKIE, cookieValue, { path: '/', httpOnly: true, sameSite: 'lax' });
+  };
+
+  const verdict = (value: string): Verdict => {
+    const unsigned = signer.unsign(value);
+    if (!unsigned.valid || unsigned.value === null) return 'forged';
+    if (unsigned.value === expected) return 'ok';
+    const dot = unsigned.value.lastIndexOf('.');
+    const node = dot === -1 ? unsigned.value : unsigned.value.slice(0, dot);
+    return node === serverId ? 'stale' : 'foreign';
+  };
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.is404 || request.routeOptions.config?.methodNotAllowed === true) return;
+    const value = request.cookies[SERVER_ID_COOKIE];
+    let problem: keyof typeof DESCRIPTIONS;
+    if (value === undefined || value === '') {
+      if (!WRITE_METHODS.has(request.method)) {
+        issue(reply);
+        return;
+      }
+      problem = 'missing';
+    } else {
+      const v = verdict(value);
+      if (v === 'ok') return;
+      problem = v;
+    }
+    issue(reply);
+    request.log.info({ serverIdCookie: problem }, 'SERVER_ID cookie refused (412)');
+    throw new ApiError(412, [{ location: 'cookies', name: SERVER_ID_COOKIE, description: DESCRIPTIONS[problem] }]);
+  });
+};
+
+export const serverIdCookie = fp(serverIdPlugin, { fastify: '5.x', name: 'server-id-cookie' });
+export default serverIdCookie;

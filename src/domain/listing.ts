@@ -1,0 +1,162 @@
+/**
+ * The listing feed's query and page envelope (behaviour §2 and §8, decisions.md §5 and §8): which page was
+ * asked for, and the `next_page` / `prev_page` links a client follows.
+ */
+import type { ListedRow, ListMode } from '../store/types.js';
+import { parseDateToMicros } from './dates.js';
+import { ApiError } from './errors.js';
+import type { JsonObject } from './json.js';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+export interface ListingParams {
+  /** The offset as microseconds since the epoch; absent when the feed starts from its beginning (or end). */
+  after?: number;
+  /** The offset as echoed in the links: the request's text with a lost `+` restored; '' when none was given. */
+  offset: string;
+  limit: number;
+  descending: boolean;
+  mode: ListMode;
+  /** The `mode` query value to echo (`test` or `_all_`); absent for the default, which is not echoed. */
+  modeParam?: string;
+  /** `opt_fields`, trimmed, empties dropped. */
+  fields: string[];
+  /** The `limit` query value as given, echoed in the links. */
+  limitParam?: string;
+}
+
+export interface PageLink {
+  path: string;
+  uri: string;
+  offset: string;
+}
+
+export interface ListingPage {
+  data: JsonObject[];
+  next_page: PageLink;
+  prev_page?: PageLink;
+}
+
+/** Query mode values and what they select; any other value selects the default (real assets), not echoed. */
+const MODES: ReadonlyMap<string, ListMode> = new Map([
+  ['test', 'test'],
+  ['_all_', 'all'],
+]);
+
+/**
+ * An offset whose `+` sign arrived unencoded was decoded to a space: `…03.936033 02:00`. Only a space right
+ * before a trailing `HH`, `HHMM` or `HH:MM` is such a sign.
+ */
+const LOST_PLUS_SIGN = /(\d) (\d{2}(?::?\d{2})?)$/;
+
+/** Reads the listing query. Throws ApiError 400 (`querystring`) for an unreadable `offset` or `limit`. */
+export function parseListingQuery(query: Record<string, unknown>, timeZone: string): ListingParams {
+  const params: ListingParams = {
+    offset: '',
+    limit: DEFAULT_PAGE_SIZE,
+    descending: lastValue(query.descending) !== '',
+    mode: 'real',
+    fields: [],
+  };
+
+  const offset = lastValue(query.offset);
+  if (offset !== '') {
+    params.offset = offset.replace(LOST_PLUS_SIGN, '$1+$2');
+    const after = parseDateToMicros(params.offset, timeZone);
+    if (after === undefined) {
+      throw ApiError.one(
+        400,
+        'querystring',
+        'offset',
+        'Invalid offset: expected a dateModified value, an ISO 8601 date-time such as 2026-11-22T12:30:17.615196+02:00',
+      );
+    }
+    params.after = after;
+  }
+
+  const limit = lastValue(query.limit);
+  if (limit !== '') {
+    if (!/^\d+$/.test(limit) || Number(limit) < 1) {
+      throw ApiError.one(400, 'querystring', 'limit', 'Invalid limit: expected a whole number of at least 1');
+    }
+    params.limit = Math.min(Number(limit), MAX_PAGE_SIZE);
+    params.limitParam = limit;
+  }
+
+  const mode = MODES.get(lastValue(query.mode));
+  if (mode !== undefined) {
+    params.mode = mode;
+    params.modeParam = lastValue(query.mode);
+  }
+
+  params.fields = lastValue(query.opt_fields)
+    .split(',')
+    .map((field) => field.trim())
+    .filter((field) => field !== '');
+  return params;
+}
+
+/**
+ * The response body of one listing page. Items have `id`, `dateModified` and the requested `opt_fields` the
+ * asset has. `next_page` continues after the last row (or stays at the request's offset when the page is
+ * empty, so the client polls there); `prev_page`, given only when the request was descending or had an
+ * offset, walks back from the first row.
+ */
+export function buildListingPage(
+  params: ListingParams,
+  rows: ListedRow[],
+  base: { path: string; origin: string },
+): ListingPage {
+  const data = rows.map((row) => listedItem(row, params.fields));
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  const page: ListingPage = {
+    data,
+    next_page: pageLink(params, base, last?.dateModified ?? params.offset, params.descending),
+  };
+  if (params.descending || params.offset !== '') {
+    page.prev_page = pageLink(params, base, first?.dateModified ?? params.offset, !params.descending);
+  }
+  return page;
+}
+
+function listedItem(row: ListedRow, fields: string[]): JsonObject {
+  const item: JsonObject = { id: row.id, dateModified: row.dateModified };
+  const asset = row.asset;
+  if (asset === undefined) return item;
+  for (const field of fields) {
+    if (Object.hasOwn(item, field) || !Object.hasOwn(asset, field)) continue;
+    Object.defineProperty(item, field, { value: asset[field], enumerable: true, writable: true, configurable: true });
+  }
+  return item;
+}
+
+function pageLink(
+  params: ListingParams,
+  base: { path: string; origin: string },
+  offset: string,
+  descending: boolean,
+): PageLink {
+  const query: [string, string][] = [];
+  if (params.modeParam !== undefined) query.push(['mode', params.modeParam]);
+  if (params.limitParam !== undefined) query.push(['limit', params.limitParam]);
+  if (descending) query.push(['descending', '1']);
+  if (params.fields.length > 0) query.push(['opt_fields', params.fields.join(',')]);
+  query.push(['offset', offset]);
+  const path = base.path + '?' + query.map(([name, value]) => name + '=' + formEncode(value)).join('&');
+  return { path, uri: base.origin + path, offset };
+}
+
+/** Percent-encoding as the original's urlencode (quote_plus): `:` → `%3A`, `+` → `%2B`, space → `+`. */
+function formEncode(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
+    .replace(/%20/g, '+');
+}
+
+/** A query value as text: the last of repeated values (as the original's params), '' when absent. */
+function lastValue(value: unknown): string {
+  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  return typeof last === 'string' ? last : '';
+}

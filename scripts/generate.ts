@@ -1,0 +1,110 @@
+/**
+ * openapi/openapi.yaml → src/generated/:
+ *   openapi.d.ts   TypeScript types of paths and components (openapi-typescript)
+ *   schemas.json   the component schemas as one JSON Schema 2020-12 document for Ajv (refs → #/$defs/X, no x-*)
+ *   docs.html      the documentation page (Redocly, scripts inlined: it loads nothing at view time)
+ *
+ * `npm run generate` writes them; `npm run generate -- --check` writes nothing and exits 1 when any is stale.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import openapiTS, { astToString } from 'openapi-typescript';
+import type { OpenAPI3 } from 'openapi-typescript';
+import { parse } from 'yaml';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SOURCE = join(ROOT, 'openapi', 'openapi.yaml');
+const OUT_DIR = join(ROOT, 'src', 'generated');
+const NOTE = 'generated from openapi/openapi.yaml by scripts/generate.ts — do not edit; run `npm run generate`';
+
+/** Keywords whose value maps names to schemas (so an `x-` key there is a name, not an extension). */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+/** Copies a schema, dropping `x-*` extensions and pointing component refs into the document's own `$defs`. */
+export function toAjvSchema(node: unknown, inNameMap = false): unknown {
+  if (Array.isArray(node)) return node.map((item) => toAjvSchema(item));
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!inNameMap && key.startsWith('x-')) continue;
+    if (!inNameMap && key === '$ref' && typeof value === 'string') {
+      out[key] = value.replace(/^#\/components\/schemas\//, '#/$defs/');
+      continue;
+    }
+    // `examples` and `default` hold data, not schemas: copied as they are.
+    if (!inNameMap && (key === 'examples' || key === 'default' || key === 'const' || key === 'enum')) {
+      out[key] = value;
+      continue;
+    }
+    out[key] = toAjvSchema(value, !inNameMap && SCHEMA_MAPS.has(key));
+  }
+  return out;
+}
+
+export function schemasDocument(document: OpenAPI3): string {
+  const schemas = document.components?.schemas ?? {};
+  const json = {
+    $comment: NOTE,
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'registry',
+    $defs: toAjvSchema(schemas, true),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+async function typesFile(document: OpenAPI3): Promise<string> {
+  const ast = await openapiTS(document, { alphabetize: false });
+  return `// ${NOTE}\n${astToString(ast)}`;
+}
+
+async function docsPage(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'registry-docs-'));
+  try {
+    const output = join(dir, 'docs.html');
+    const cli = join(ROOT, 'node_modules', '.bin', 'redocly');
+    await promisify(execFile)(cli, ['build-docs', SOURCE, '--inlineBundle', '--output', output], {
+      cwd: ROOT,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const html = await readFile(output, 'utf8');
+    return html.replace(/^<!DOCTYPE html>\n?/i, `<!DOCTYPE html>\n<!-- ${NOTE} -->\n`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every generated file, by name inside src/generated/, with its content. */
+export async function generate(): Promise<Map<string, string>> {
+  const document = parse(await readFile(SOURCE, 'utf8')) as OpenAPI3;
+  return new Map([
+    ['openapi.d.ts', await typesFile(document)],
+    ['schemas.json', schemasDocument(document)],
+    ['docs.html', await docsPage()],
+  ]);
+}
+
+async function main(check: boolean): Promise<number> {
+  const stale: string[] = [];
+  for (const [name, content] of await generate()) {
+    const path = join(OUT_DIR, name);
+    const current = await readFile(path, 'utf8').catch(() => undefined);
+    if (current === content) continue;
+    if (check) stale.push(name);
+    else await writeFile(path, content);
+  }
+  if (check && stale.length > 0) {
+    console.error(`src/generated is stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.`);
+    return 1;
+  }
+  if (check) console.log('src/generated is up to date.');
+  return 0;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await main(process.argv.includes('--check'));
+}

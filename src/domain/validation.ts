@@ -1,0 +1,289 @@
+/**
+ * Field validation, compiled from the OpenAPI component schemas (src/generated/schemas.json), with errors in the
+ * original registry's shapes and wording (schematics 1.1):
+ *
+ * - `location: "body"`, `name` the top-level field, one entry per top-level field;
+ * - `description` a list of messages for a plain field, an object keyed by sub-field for a nested object, and for
+ *   a list of objects a list with one object per failing element (no index);
+ * - an unknown key is the bare string `Rogue field` (at the top level, or under its key in a nested object);
+ * - two stages, as in the original: "conversion" (unknown keys, types, choices, formats, limits) happens when the
+ *   data is read, and a conversion error in a list element aborts the list, so the list's description is that
+ *   element's error alone; "validation" (required fields and the rules between fields) runs only when conversion
+ *   found nothing.
+ *
+ * `null` means "not sent" everywhere (the original drops fields equal to their default), so nulls are removed
+ * before validating.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import schemas from '../generated/schemas.json' with { type: 'json' };
+import { addRegistryFormats, CODE_FORMATS } from './codes.js';
+import type { CodeFormat } from './codes.js';
+import type { ErrorEntry } from './errors.js';
+import { isJsonObject } from './json.js';
+import type { JsonObject, JsonValue } from './json.js';
+
+const ajv = addRegistryFormats(new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false }));
+ajv.addSchema(schemas);
+
+const SCHEMA_ID = schemas.$id;
+
+/** The compiled validator of one component schema (e.g. `Asset`, `ListingPage`, `Error`), for response checks. */
+export function responseValidator(schemaName: string): ValidateFunction {
+  const validate = ajv.getSchema(`${SCHEMA_ID}#/$defs/${schemaName}`);
+  if (validate === undefined) throw new Error(`No schema named ${schemaName} in the OpenAPI document`);
+  return validate;
+}
+
+/** POST and PATCH `data`: every field optional, read-only ones allowed (the caller drops what a role may not write). */
+const validateInput = responseValidator('AssetPatch');
+/** A whole asset: the creation requirements plus `relatedLot` when active. */
+const validateComplete = responseValidator('AssetCreate');
+
+const ROGUE = 'Rogue field';
+const REQUIRED = 'This field is required.';
+
+/** Python 2's name of a JSON value's type, as schematics prints it. */
+function pythonType(value: unknown): string {
+  if (value === null) return 'NoneType';
+  if (typeof value === 'string') return 'unicode';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  if (Array.isArray(value)) return 'list';
+  return 'dict';
+}
+
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** `['a', 'b']`: Python's repr of a list of strings, as the original's choices messages print it. */
+function pythonList(values: readonly unknown[]): string {
+  return `[${values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v))).join(', ')}]`;
+}
+
+function formatMessage(format: string, value: unknown): string {
+  switch (format) {
+    case 'date-time':
+    case 'iso-date-time':
+      return `Could not parse ${shown(value)}. Should be ISO8601.`;
+    case 'email':
+      return 'Not a well formed email address.';
+    case 'uri':
+      return 'Not a well formed URL.';
+    case 'md5':
+      return typeof value === 'string' && value.length !== 32 ? 'Hash value is wrong length.' : 'Hash value is not hexadecimal.';
+    default:
+      return format in CODE_FORMATS ? CODE_FORMATS[format as CodeFormat].message : `Value must be in the ${format} format.`;
+  }
+}
+
+function typeMessage(error: ErrorObject): string {
+  const value: unknown = error.data;
+  switch (error.params.type) {
+    case 'object': {
+      const model = (error.parentSchema as { title?: string } | undefined)?.title ?? 'Model';
+      return `Please use a mapping for this field or ${model} instance instead of ${pythonType(value)}.`;
+    }
+    case 'array':
+      return 'Could not interpret the value as a list';
+    case 'string':
+      return `Couldn't interpret '${shown(value)}' as string.`;
+    case 'integer':
+      return `Value '${shown(value)}' is not int.`;
+    case 'number':
+      return `Number '${shown(value)}' failed to convert to a decimal.`;
+    case 'boolean':
+      return 'Must be either true or false.';
+    default:
+      return error.message ?? 'Wrong type.';
+  }
+}
+
+function items(count: number): string {
+  return count === 1 ? '1 item' : `${count} items`;
+}
+
+/** The original's message for a failed keyword (not `required` or unknown keys, which are placed differently). */
+function message(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type':
+      return typeMessage(error);
+    case 'enum':
+      return `Value must be one of ${pythonList(p.allowedValues as unknown[])}.`;
+    case 'const':
+      return `Value must be one of ${pythonList([p.allowedValue])}.`;
+    case 'format':
+      return formatMessage(String(p.format), error.data);
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return `Value should be greater than ${String(p.limit)}.`;
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return `Value should be less than ${String(p.limit)}.`;
+    case 'maxLength':
+      return 'String value is too long.';
+    case 'minLength':
+      return 'String value is too short.';
+    case 'pattern':
+      return 'String value did not match validation regex.';
+    case 'maxItems':
+      return `Please provide no more than ${items(Number(p.limit))}.`;
+    case 'minItems':
+      return `Please provide at least ${items(Number(p.limit))}.`;
+    default:
+      return error.message ?? 'Invalid value.';
+  }
+}
+
+/** One finding: where (path of keys and list indices below `data`) and what (a message or an unknown key). */
+interface Finding {
+  path: (string | number)[];
+  message: string;
+  rogue: boolean;
+  stage: 'conversion' | 'validation';
+}
+
+function pathOf(instancePath: string, data: JsonValue): (string | number)[] {
+  const path: (string | number)[] = [];
+  let node: JsonValue | undefined = data;
+  for (const raw of instancePath.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) {
+      path.push(Number(key));
+      node = node[Number(key)];
+    } else {
+      path.push(key);
+      node = isJsonObject(node) ? node[key] : undefined;
+    }
+  }
+  return path;
+}
+
+/** `anyOf: [{required: [a]}, {required: [b]}]`: "at least one of these fields", the contact point rule. */
+function oneOfFieldsRequired(error: ErrorObject): string[] | undefined {
+  if (error.keyword !== 'anyOf' || !Array.isArray(error.schema)) return undefined;
+  const fields: string[] = [];
+  for (const branch of error.schema as unknown[]) {
+    const required = (branch as { required?: unknown }).required;
+    if (!Array.isArray(required) || required.length !== 1) return undefined;
+    fields.push(String(required[0]));
+  }
+  return fields;
+}
+
+function findings(errors: readonly ErrorObject[], data: JsonValue): Finding[] {
+  const out: Finding[] = [];
+  for (const error of errors) {
+    const path = pathOf(error.instancePath, data);
+    const p = error.params as Record<string, unknown>;
+    if (error.keyword === 'if') continue;
+    if (error.keyword === 'required') {
+      // The branches of an "at least one of" rule are reported once, by the anyOf below.
+      if (/\/anyOf\/\d+\/required$/.test(error.schemaPath)) continue;
+      out.push({ path: [...path, String(p.missingProperty)], message: REQUIRED, rogue: false, stage: 'validation' });
+      continue;
+    }
+    if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') {
+      const key = String(p.additionalProperty ?? p.unevaluatedProperty);
+      out.push({ path: [...path, key], message: ROGUE, rogue: true, stage: 'conversion' });
+      continue;
+    }
+    const alternatives = oneOfFieldsRequired(error);
+    if (alternatives !== undefined) {
+      const last = alternatives[alternatives.length - 1] ?? '';
+      const text = `${alternatives.join(' or ')} should be present`;
+      out.push({ path: [...path, last], message: text, rogue: false, stage: 'validation' });
+      continue;
+    }
+    out.push({ path, message: message(error), rogue: false, stage: 'conversion' });
+  }
+  return out;
+}
+
+/** The error tree of one field while it is being built; list elements are keyed by index. */
+class Node {
+  messages: string[] = [];
+  rogue = false;
+  readonly children = new Map<string | number, Node>();
+
+  child(key: string | number): Node {
+    let node = this.children.get(key);
+    if (node === undefined) {
+      node = new Node();
+      this.children.set(key, node);
+    }
+    return node;
+  }
+
+  /** The description in the original's shape. `conversion`: a failing list reports its first failing element only. */
+  describe(conversion: boolean): unknown {
+    if (this.rogue) return ROGUE;
+    if (this.messages.length > 0) return this.messages;
+    const keys = [...this.children.keys()];
+    if (keys.length > 0 && keys.every((key) => typeof key === 'number')) {
+      const elements = keys.sort((a, b) => Number(a) - Number(b)).map((key) => this.children.get(key) as Node);
+      if (conversion) return elements[0]?.describe(true);
+      return elements.map((element) => element.describe(false));
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, node] of this.children) out[String(key)] = node.describe(conversion);
+    return out;
+  }
+}
+
+function toEntries(found: readonly Finding[], conversion: boolean): ErrorEntry[] {
+  const fields = new Map<string, Node>();
+  for (const finding of found) {
+    const [top, ...rest] = finding.path;
+    if (top === undefined) continue;
+    let node = fields.get(String(top));
+    if (node === undefined) {
+      node = new Node();
+      fields.set(String(top), node);
+    }
+    for (const key of rest) node = node.child(key);
+    if (finding.rogue) node.rogue = true;
+    else if (!node.messages.includes(finding.message)) node.messages.push(finding.message);
+  }
+  return [...fields].map(([name, node]) => ({ location: 'body', name, description: node.describe(conversion) }));
+}
+
+/** A copy without `null` object members: the original treats a field sent as null as not sent. */
+function withoutNulls(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (!isJsonObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (member !== null) out[key] = withoutNulls(member);
+  }
+  return out;
+}
+
+function run(validate: ValidateFunction, input: unknown): Finding[] {
+  const data = withoutNulls(input as JsonValue);
+  return validate(data) ? [] : findings(validate.errors ?? [], data);
+}
+
+/**
+ * The "conversion" stage of POST and PATCH `data`: unknown keys, wrong types, bad choices and codes, amounts,
+ * malformed emails, URLs, dates and hashes. No required-field checks (PATCH data is partial); `status` may be any
+ * string here.
+ */
+export function checkInput(data: unknown): ErrorEntry[] {
+  const conversion = run(validateInput, data).filter((finding) => finding.stage === 'conversion');
+  return toEntries(conversion, true);
+}
+
+/**
+ * The complete resulting asset (after defaults or the merge): everything `checkInput` checks, then, when that
+ * found nothing, the required fields, `assetType` being `claimRights`, a contact point's email or telephone and
+ * `relatedLot` while active.
+ */
+export function checkAsset(asset: JsonObject): ErrorEntry[] {
+  const found = run(validateComplete, asset);
+  const conversion = found.filter((finding) => finding.stage === 'conversion');
+  if (conversion.length > 0) return toEntries(conversion, true);
+  return toEntries(found, false);
+}

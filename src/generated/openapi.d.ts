@@ -1,0 +1,2329 @@
+// generated from openapi/openapi.yaml by scripts/generate.ts — do not edit; run `npm run generate`
+export interface paths {
+    "/api/0.1/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List assets, oldest change first
+         * @description A feed of every asset that has left `draft`, ordered by `dateModified`. Each entry holds `id` and
+         *     `dateModified`, plus the fields named in `opt_fields`. Follow `next_page` to read on; at the end of the
+         *     feed `data` is empty and `next_page` repeats the same offset, which the client polls again later. A client
+         *     that follows `next_page` from the start sees the final `dateModified` of every listed asset, none skipped
+         *     and none listed twice at the same `dateModified`. Deleted assets are listed, drafts never.
+         */
+        get: operations["listAssets"];
+        put?: never;
+        /**
+         * Create an asset
+         * @description Creates a `draft` asset owned by the API key's holder (role `brokers`) and returns it with its owner token,
+         *     which is shown this once. `status` sent here is ignored. Fields that are generated (`id`, `assetID`,
+         *     `date`, `dateModified`, `owner`, `documents`) are accepted and ignored; unknown fields are refused.
+         */
+        post: operations["createAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/0.1/assets/{asset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one asset
+         * @description The whole asset as it stands now. No key is needed and drafts are readable by id. `opt_fields` is
+         *     ignored here.
+         */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an asset or move it along its workflow
+         * @description Merges `data` into the asset: objects merge deeply, lists merge element by element (the result has the
+         *     sent list's length), `null` does not clear. Sending `status` moves the asset:
+         *
+         *     | From | To | Who |
+         *     |---|---|---|
+         *     | draft | pending | owner, admins |
+         *     | pending | deleted | owner, admins |
+         *     | pending | verification | concierge, admins |
+         *     | verification | active (needs `relatedLot`) | concierge, admins |
+         *     | verification | pending | concierge, admins |
+         *     | active | pending (clears `relatedLot`) | concierge, admins |
+         *     | active | complete | concierge, admins |
+         *
+         *     The owner (the creating broker with the owner token) edits fields in `draft` and `pending`; the concierge
+         *     may write only `status` and `relatedLot`; admins `status`, `mode` and `relatedLot`. Fields a role may not
+         *     write are ignored. `dateModified` changes only when something changed; `date` changes on every move.
+         *
+         *     The owner token may be given as the `acc_token` query parameter, the `X-Access-Token` header or
+         *     `access.token` in the body.
+         */
+        patch: operations["patchAsset"];
+        trace?: never;
+    };
+    "/api/0.1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document, as JSON
+         * @description The OpenAPI 3.1 description of the registry that this page was built from.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/0.1/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Human-readable documentation
+         * @description A self-contained HTML page rendering this document; it loads nothing from the network.
+         */
+        get: operations["getDocsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/0.1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is the registry able to serve?
+         * @description Answers 200 when the store answers a ping, 503 when it does not.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * AssetCreateRequest
+         * @description The body of `POST /assets`.
+         * @example {
+         *       "data": {
+         *         "assetType": "claimRights",
+         *         "title": "Земля для космодрому",
+         *         "classification": {
+         *           "scheme": "CAV",
+         *           "id": "39513200-3",
+         *           "description": "Земельні ділянки"
+         *         },
+         *         "value": {
+         *           "amount": 100,
+         *           "currency": "UAH"
+         *         },
+         *         "unit": {
+         *           "code": "H87",
+         *           "name": "item"
+         *         },
+         *         "quantity": 5,
+         *         "assetCustodian": {
+         *           "name": "Державне управління справами",
+         *           "identifier": {
+         *             "scheme": "UA-EDR",
+         *             "id": "00037256"
+         *           },
+         *           "address": {
+         *             "countryName": "Україна"
+         *           },
+         *           "contactPoint": {
+         *             "name": "Державне управління справами",
+         *             "telephone": "0440000000"
+         *           }
+         *         }
+         *       },
+         *       "options": {
+         *         "pretty": true
+         *       }
+         *     }
+         */
+        AssetCreateRequest: {
+            data: components["schemas"]["AssetCreate"];
+            options?: components["schemas"]["Options"];
+            access?: components["schemas"]["AccessInput"];
+        };
+        /**
+         * AssetPatchRequest
+         * @description The body of `PATCH /assets/{asset_id}`.
+         * @example {
+         *       "data": {
+         *         "status": "pending"
+         *       },
+         *       "access": {
+         *         "token": "431a00c918cd47d48d6f37d62f631c37"
+         *       }
+         *     }
+         */
+        AssetPatchRequest: {
+            data: components["schemas"]["AssetPatch"];
+            options?: components["schemas"]["Options"];
+            access?: components["schemas"]["AccessInput"];
+        };
+        /**
+         * AccessInput
+         * @description The owner token sent in a body, as an alternative to `acc_token` or `X-Access-Token`.
+         * @example {
+         *       "token": "431a00c918cd47d48d6f37d62f631c37"
+         *     }
+         */
+        AccessInput: {
+            /**
+             * @description The owner token returned when the asset was created.
+             * @example 431a00c918cd47d48d6f37d62f631c37
+             */
+            token?: string;
+        };
+        /**
+         * Options
+         * @description Output options sent in the body beside `data`; they win over the `opt_*` query parameters.
+         * @example {
+         *       "pretty": true
+         *     }
+         */
+        Options: {
+            /**
+             * @description Indent the JSON by four spaces.
+             * @example true
+             */
+            pretty?: boolean;
+            /**
+             * @description Wrap the response as a call of this JavaScript function (see `opt_jsonp`).
+             * @example callback
+             */
+            jsonp?: string;
+            /**
+             * @description Comma-separated fields for listing entries; ignored on a single asset.
+             * @example status
+             */
+            fields?: string;
+        };
+        /**
+         * AssetResponse
+         * @description One asset.
+         * @example {
+         *       "data": {
+         *         "id": "6aa3093c0b00447abefcacf9a11da277",
+         *         "assetID": "UA-AR-DGF-2018-01-09-000001",
+         *         "date": "2018-01-09T18:31:03.835865+02:00",
+         *         "dateModified": "2018-01-09T18:31:03.842028+02:00",
+         *         "owner": "broker",
+         *         "status": "draft",
+         *         "assetType": "claimRights",
+         *         "title": "Земля для космодрому",
+         *         "classification": {
+         *           "scheme": "CAV",
+         *           "id": "39513200-3",
+         *           "description": "Земельні ділянки"
+         *         },
+         *         "value": {
+         *           "amount": 100,
+         *           "currency": "UAH",
+         *           "valueAddedTaxIncluded": true
+         *         },
+         *         "unit": {
+         *           "code": "H87",
+         *           "name": "item"
+         *         },
+         *         "quantity": 5,
+         *         "assetCustodian": {
+         *           "name": "Державне управління справами",
+         *           "identifier": {
+         *             "scheme": "UA-EDR",
+         *             "id": "00037256"
+         *           },
+         *           "address": {
+         *             "countryName": "Україна"
+         *           },
+         *           "contactPoint": {
+         *             "name": "Державне управління справами",
+         *             "telephone": "0440000000"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        AssetResponse: {
+            data: components["schemas"]["Asset"];
+        };
+        /**
+         * AssetCreated
+         * @description The answer to a creation, with the owner token.
+         * @example {
+         *       "access": {
+         *         "token": "431a00c918cd47d48d6f37d62f631c37"
+         *       },
+         *       "data": {
+         *         "id": "6aa3093c0b00447abefcacf9a11da277",
+         *         "assetID": "UA-AR-DGF-2018-01-09-000001",
+         *         "date": "2018-01-09T18:31:03.835865+02:00",
+         *         "dateModified": "2018-01-09T18:31:03.842028+02:00",
+         *         "owner": "broker",
+         *         "status": "draft",
+         *         "assetType": "claimRights",
+         *         "title": "Земля для космодрому",
+         *         "classification": {
+         *           "scheme": "CAV",
+         *           "id": "39513200-3",
+         *           "description": "Земельні ділянки"
+         *         },
+         *         "value": {
+         *           "amount": 100,
+         *           "currency": "UAH",
+         *           "valueAddedTaxIncluded": true
+         *         },
+         *         "unit": {
+         *           "code": "H87",
+         *           "name": "item"
+         *         },
+         *         "quantity": 5,
+         *         "assetCustodian": {
+         *           "name": "Державне управління справами",
+         *           "identifier": {
+         *             "scheme": "UA-EDR",
+         *             "id": "00037256"
+         *           },
+         *           "address": {
+         *             "countryName": "Україна"
+         *           },
+         *           "contactPoint": {
+         *             "name": "Державне управління справами",
+         *             "telephone": "0440000000"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        AssetCreated: {
+            access: components["schemas"]["AccessGranted"];
+            data: components["schemas"]["Asset"];
+        };
+        /**
+         * AccessGranted
+         * @description The owner token of a new asset. It is shown once; the registry keeps only its hash.
+         * @example {
+         *       "token": "431a00c918cd47d48d6f37d62f631c37"
+         *     }
+         */
+        AccessGranted: {
+            /**
+             * @description The owner token, 32 lowercase hexadecimal characters.
+             * @example 431a00c918cd47d48d6f37d62f631c37
+             */
+            token: string;
+        };
+        /**
+         * ListingPage
+         * @description One page of the listing feed.
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "6aa3093c0b00447abefcacf9a11da277",
+         *           "dateModified": "2018-01-09T18:31:03.936033+02:00"
+         *         }
+         *       ],
+         *       "next_page": {
+         *         "path": "/api/0.1/assets?offset=2018-01-09T18%3A31%3A03.936033%2B02%3A00",
+         *         "uri": "http://127.0.0.1:6543/api/0.1/assets?offset=2018-01-09T18%3A31%3A03.936033%2B02%3A00",
+         *         "offset": "2018-01-09T18:31:03.936033+02:00"
+         *       }
+         *     }
+         */
+        ListingPage: {
+            /**
+             * @description The entries of this page, ordered by `dateModified` (newest first when `descending`).
+             * @example [
+             *       {
+             *         "id": "6aa3093c0b00447abefcacf9a11da277",
+             *         "dateModified": "2018-01-09T18:31:03.936033+02:00"
+             *       }
+             *     ]
+             */
+            data: components["schemas"]["ListingItem"][];
+            next_page: components["schemas"]["Page"];
+            prev_page?: components["schemas"]["Page"];
+        };
+        /**
+         * ListingItem
+         * @description One listed asset: `id` and `dateModified`, plus the asset fields requested with `opt_fields` (those the
+         *     asset has).
+         * @example {
+         *       "id": "6aa3093c0b00447abefcacf9a11da277",
+         *       "dateModified": "2018-01-09T18:31:03.936033+02:00",
+         *       "status": "pending"
+         *     }
+         */
+        ListingItem: WithRequired<components["schemas"]["AssetFields"], "id" | "dateModified">;
+        /**
+         * Page
+         * @description Where the next (or previous) page of the feed is. Its query keeps `limit`, `descending`, `mode` and `opt_fields`.
+         * @example {
+         *       "path": "/api/0.1/assets?offset=2018-01-09T18%3A31%3A03.936033%2B02%3A00",
+         *       "uri": "http://127.0.0.1:6543/api/0.1/assets?offset=2018-01-09T18%3A31%3A03.936033%2B02%3A00",
+         *       "offset": "2018-01-09T18:31:03.936033+02:00"
+         *     }
+         */
+        Page: {
+            /**
+             * @description The page's path and query, with `offset` percent-encoded.
+             * @example /api/0.1/assets?offset=2018-01-09T18%3A31%3A03.936033%2B02%3A00
+             */
+            path: string;
+            /**
+             * Format: uri
+             * @description The same page as an absolute URL.
+             * @example http://127.0.0.1:6543/api/0.1/assets?offset=2018-01-09T18%3A31%3A03.936033%2B02%3A00
+             */
+            uri: string;
+            /**
+             * @description The `dateModified` of the last entry of this page (the first for `prev_page`) as plain text; on an empty
+             *     page, the requested offset (empty when none was given).
+             * @example 2018-01-09T18:31:03.936033+02:00
+             */
+            offset: string;
+        };
+        /**
+         * JsonpBody
+         * @description The JSON response wrapped as a JavaScript call: `/**\/<callback>(<json>);`.
+         * @example /**\/callback({"data": {"id": "6aa3093c0b00447abefcacf9a11da277"}});
+         */
+        JsonpBody: string;
+        /**
+         * Health
+         * @description The registry and its store are serving.
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        Health: {
+            /**
+             * @description Always `ok`.
+             * @example ok
+             * @constant
+             */
+            status: "ok";
+        };
+        /**
+         * OpenApiDocument
+         * @description An OpenAPI 3.1 document (this one).
+         * @example {
+         *       "openapi": "3.1.0",
+         *       "info": {
+         *         "title": "Claim-right asset registry",
+         *         "version": "0.1"
+         *       },
+         *       "paths": {}
+         *     }
+         */
+        OpenApiDocument: {
+            /**
+             * @description The OpenAPI version of the document.
+             * @example 3.1.0
+             */
+            openapi: string;
+            /**
+             * @description Title, version and description of the API.
+             * @example {
+             *       "title": "Claim-right asset registry",
+             *       "version": "0.1"
+             *     }
+             */
+            info: Record<string, never>;
+            /**
+             * @description The operations, by path.
+             * @example {}
+             */
+            paths: Record<string, never>;
+        };
+        /**
+         * Error
+         * @description The envelope of every failed request.
+         * @example {
+         *       "status": "error",
+         *       "errors": [
+         *         {
+         *           "location": "url",
+         *           "name": "asset_id",
+         *           "description": "Not Found"
+         *         }
+         *       ]
+         *     }
+         */
+        Error: {
+            /**
+             * @description Always `error`.
+             * @example error
+             * @constant
+             */
+            status: "error";
+            /**
+             * @description What went wrong; at least one entry, one per failing top-level field for field errors.
+             * @example [
+             *       {
+             *         "location": "url",
+             *         "name": "asset_id",
+             *         "description": "Not Found"
+             *       }
+             *     ]
+             */
+            errors: components["schemas"]["ErrorEntry"][];
+        };
+        /**
+         * ErrorEntry
+         * @description One problem with the request.
+         * @example {
+         *       "location": "body",
+         *       "name": "title",
+         *       "description": [
+         *         "This field is required."
+         *       ]
+         *     }
+         */
+        ErrorEntry: {
+            /**
+             * @description The part of the request at fault.
+             * @example body
+             * @enum {string}
+             */
+            location: "body" | "header" | "querystring" | "url" | "cookies" | "method";
+            /**
+             * @description The header, query parameter, cookie, path parameter or top-level body field at fault.
+             * @example assetCustodian
+             */
+            name: string;
+            /**
+             * @description A message (a string), a list of messages, or for a nested field an object keyed by sub-field (a list of
+             *     such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown keys.
+             * @example [
+             *       "This field is required."
+             *     ]
+             * @example {
+             *       "contactPoint": {
+             *         "email": [
+             *           "telephone or email should be present"
+             *         ]
+             *       }
+             *     }
+             * @example Not Found
+             */
+            description: string | unknown[] | Record<string, never>;
+        };
+        /**
+         * AssetStatus
+         * @description Where the asset is in its workflow. A new asset is `draft` and is not listed; `pending` and later are
+         *     listed; `deleted` and `complete` are final.
+         * @example pending
+         * @enum {string}
+         */
+        AssetStatus: "draft" | "pending" | "verification" | "active" | "deleted" | "complete";
+        /**
+         * AssetType
+         * @description The asset type; this registry keeps claim rights only.
+         * @example claimRights
+         * @enum {string}
+         */
+        AssetType: "claimRights";
+        /**
+         * AssetFields
+         * @description Every field an asset may hold, none required. The generated fields (`id`, `assetID`, `date`,
+         *     `dateModified`, `owner`, `documents`) are read-only: sent in a request they are checked and ignored. Which
+         *     other fields a caller may write depends on its role (see `PATCH`); the others are ignored too.
+         * @example {
+         *       "title": "Земля для космодрому",
+         *       "quantity": 5
+         *     }
+         */
+        AssetFields: {
+            /**
+             * @description Generated identifier, 32 lowercase hexadecimal characters.
+             * @example 6aa3093c0b00447abefcacf9a11da277
+             */
+            readonly id?: string;
+            /**
+             * @description Human-facing identifier: the `ASSET_ID_PREFIX`, the creation day in the registry's time zone and a
+             *     six-digit counter of that day starting at 000001, gap-free across the cluster.
+             * @example UA-AR-DGF-2018-01-09-000001
+             */
+            readonly assetID?: string;
+            /**
+             * Format: date-time
+             * @description Set at creation and again on every status change.
+             * @example 2018-01-09T18:31:03.835865+02:00
+             */
+            readonly date?: string;
+            /**
+             * Format: date-time
+             * @description The moment of the last change; unique across the registry, later changes get later values.
+             * @example 2018-01-09T18:31:03.842028+02:00
+             */
+            readonly dateModified?: string;
+            /**
+             * @description Name of the API key holder that created the asset.
+             * @example broker
+             */
+            readonly owner?: string;
+            /**
+             * @description The workflow state (see `AssetStatus`). Ignored at creation; in a PATCH it asks for a move, and a move
+             *     the caller may not make (an unknown status included) is refused with 403.
+             * @example pending
+             */
+            status?: string;
+            /**
+             * @description Must be `claimRights`; written at creation only.
+             * @example claimRights
+             */
+            assetType?: string;
+            /**
+             * @description `test` marks a test asset: it is listed only with `mode=test` or `mode=_all_`, and its titles get the
+             *     prefixes `[ТЕСТУВАННЯ] `, `[TESTING] ` and `[ТЕСТИРОВАНИЕ] `. Set at creation or by admins.
+             * @example test
+             * @enum {string}
+             */
+            mode?: "test";
+            /**
+             * @description Name of the asset, in Ukrainian.
+             * @example Земля для космодрому
+             */
+            title?: string;
+            /**
+             * @description Name of the asset, in English.
+             * @example Land for a spaceport
+             */
+            title_en?: string;
+            /**
+             * @description Name of the asset, in Russian.
+             * @example Земля для космодрома
+             */
+            title_ru?: string;
+            /**
+             * @description Description of the asset, in Ukrainian.
+             * @example Права вимоги за кредитним договором
+             */
+            description?: string;
+            /**
+             * @description Description in English (the original registry's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            description_en?: string;
+            /**
+             * @description Description in Russian (the original registry's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            description_ru?: string;
+            /**
+             * @description Description in English (the specification's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            decription_en?: string;
+            /**
+             * @description Description in Russian (the specification's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            decription_ru?: string;
+            classification?: components["schemas"]["Classification"];
+            /**
+             * @description Further classifications in other schemes.
+             * @example [
+             *       {
+             *         "scheme": "ДКПП",
+             *         "id": "17.21.1",
+             *         "description": "папір і картон гофровані"
+             *       }
+             *     ]
+             */
+            additionalClassifications?: components["schemas"]["AdditionalClassification"][];
+            value?: components["schemas"]["Value"];
+            unit?: components["schemas"]["Unit"];
+            /**
+             * @description Number of units.
+             * @example 5
+             */
+            quantity?: number;
+            address?: components["schemas"]["Address"];
+            location?: components["schemas"]["Location"];
+            /**
+             * @description The assets the claim right covers.
+             * @example [
+             *       {
+             *         "description": "футляри до державних нагород",
+             *         "classification": {
+             *           "scheme": "CAV",
+             *           "id": "39513200-3",
+             *           "description": "Cartons"
+             *         },
+             *         "unit": {
+             *           "code": "H87",
+             *           "name": "item"
+             *         },
+             *         "quantity": 5
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["Item"][];
+            debt?: components["schemas"]["Debt"];
+            assetCustodian?: components["schemas"]["Organization"];
+            /**
+             * Format: md5
+             * @description `id` of the lot the asset belongs to, 32 hexadecimal characters. Required while `active`; cleared by the
+             *     move from `active` back to `pending`.
+             * @example b5ca6aa850694154b6a5f6db4e65f5da
+             */
+            relatedLot?: string;
+            /**
+             * @description Documents attached to the asset.
+             * @example [
+             *       {
+             *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+             *         "title": "notice.pdf",
+             *         "format": "application/pdf",
+             *         "url": "http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/documents/9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a"
+             *       }
+             *     ]
+             */
+            readonly documents?: components["schemas"]["Document"][];
+        };
+        /**
+         * AssetCreate
+         * @description The fields of a new asset. `assetType`, `title`, `classification`, `value`, `unit`, `quantity` and
+         *     `assetCustodian` are required; `status` is ignored (a new asset is `draft`).
+         * @example {
+         *       "assetType": "claimRights",
+         *       "title": "Земля для космодрому",
+         *       "classification": {
+         *         "scheme": "CAV",
+         *         "id": "39513200-3",
+         *         "description": "Земельні ділянки"
+         *       },
+         *       "value": {
+         *         "amount": 100,
+         *         "currency": "UAH"
+         *       },
+         *       "unit": {
+         *         "code": "H87",
+         *         "name": "item"
+         *       },
+         *       "quantity": 5,
+         *       "debt": {
+         *         "agreementNumber": "42",
+         *         "dateSigned": "2017-08-16T12:30:17.615196+03:00",
+         *         "debtorType": "legalPerson",
+         *         "value": {
+         *           "amount": 1,
+         *           "currency": "UAH"
+         *         },
+         *         "debtCurrencyValue": {
+         *           "amount": 100,
+         *           "currency": "USD"
+         *         }
+         *       },
+         *       "assetCustodian": {
+         *         "name": "Державне управління справами",
+         *         "identifier": {
+         *           "scheme": "UA-EDR",
+         *           "id": "00037256",
+         *           "uri": "http://www.dus.gov.ua/"
+         *         },
+         *         "address": {
+         *           "countryName": "Україна",
+         *           "postalCode": "01220",
+         *           "locality": "м. Київ"
+         *         },
+         *         "contactPoint": {
+         *           "name": "Державне управління справами",
+         *           "telephone": "0440000000"
+         *         }
+         *       }
+         *     }
+         */
+        AssetCreate: {
+            assetType: components["schemas"]["AssetType"];
+        } & (WithRequired<components["schemas"]["AssetFields"], "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & components["schemas"]["RelatedLotWhenActive"]);
+        /**
+         * AssetPatch
+         * @description Any subset of the asset's fields, merged into the asset. Nested objects may be partial too; the merged
+         *     asset must still be complete and valid.
+         * @example {
+         *       "status": "pending"
+         *     }
+         * @example {
+         *       "value": {
+         *         "amount": 120.5,
+         *         "currency": "UAH"
+         *       },
+         *       "title": "Земля для космодрому (друга черга)"
+         *     }
+         */
+        AssetPatch: components["schemas"]["AssetFields"];
+        /**
+         * RelatedLotWhenActive
+         * @description An `active` asset must name its lot in `relatedLot`.
+         * @example {
+         *       "status": "active",
+         *       "relatedLot": "b5ca6aa850694154b6a5f6db4e65f5da"
+         *     }
+         */
+        RelatedLotWhenActive: {
+            /** @description The workflow state; the rule applies when it is `active`. */
+            status?: unknown;
+            /** @description The lot of the asset. */
+            relatedLot?: unknown;
+        };
+        /**
+         * Asset
+         * @description A claim-right asset as the registry serves it. Fields without a value are left out.
+         * @example {
+         *       "id": "b1845029a72a4077aeff912604721ee7",
+         *       "assetID": "UA-AR-DGF-2018-01-09-000003",
+         *       "date": "2018-01-09T18:31:05.191861+02:00",
+         *       "dateModified": "2018-01-09T18:31:05.192219+02:00",
+         *       "owner": "broker",
+         *       "status": "complete",
+         *       "relatedLot": "b5ca6aa850694154b6a5f6db4e65f5da",
+         *       "assetType": "claimRights",
+         *       "title": "Земля для космодрому",
+         *       "classification": {
+         *         "scheme": "CAV",
+         *         "id": "39513200-3",
+         *         "description": "Земельні ділянки"
+         *       },
+         *       "value": {
+         *         "amount": 100,
+         *         "currency": "UAH",
+         *         "valueAddedTaxIncluded": true
+         *       },
+         *       "unit": {
+         *         "code": "H87",
+         *         "name": "item"
+         *       },
+         *       "quantity": 5,
+         *       "address": {
+         *         "countryName": "Україна",
+         *         "postalCode": "79000",
+         *         "region": "м. Київ",
+         *         "streetAddress": "вул. Банкова 1",
+         *         "locality": "м. Київ"
+         *       },
+         *       "items": [
+         *         {
+         *           "id": "ecc9f4ec8b524f51a21c2736724f7848",
+         *           "description": "футляри до державних нагород",
+         *           "classification": {
+         *             "scheme": "CAV",
+         *             "id": "39513200-3",
+         *             "description": "Cartons"
+         *           },
+         *           "additionalClassifications": [
+         *             {
+         *               "scheme": "ДКПП",
+         *               "id": "17.21.1",
+         *               "description": "папір і картон гофровані, паперова й картонна тара"
+         *             }
+         *           ],
+         *           "unit": {
+         *             "code": "H87",
+         *             "name": "item"
+         *           },
+         *           "quantity": 5
+         *         }
+         *       ],
+         *       "debt": {
+         *         "agreementNumber": "42",
+         *         "dateSigned": "2017-08-16T12:30:17.615196+03:00",
+         *         "debtorType": "legalPerson",
+         *         "value": {
+         *           "amount": 1,
+         *           "currency": "UAH"
+         *         },
+         *         "debtCurrencyValue": {
+         *           "amount": 100,
+         *           "currency": "USD"
+         *         }
+         *       },
+         *       "assetCustodian": {
+         *         "name": "Державне управління справами",
+         *         "identifier": {
+         *           "scheme": "UA-EDR",
+         *           "id": "00037256",
+         *           "uri": "http://www.dus.gov.ua/"
+         *         },
+         *         "address": {
+         *           "countryName": "Україна",
+         *           "postalCode": "01220",
+         *           "region": "м. Київ",
+         *           "streetAddress": "вул. Банкова, 11, корпус 1",
+         *           "locality": "м. Київ"
+         *         },
+         *         "contactPoint": {
+         *           "name": "Державне управління справами",
+         *           "telephone": "0440000000"
+         *         }
+         *       }
+         *     }
+         */
+        Asset: {
+            status: components["schemas"]["AssetStatus"];
+            assetType: components["schemas"]["AssetType"];
+        } & (WithRequired<components["schemas"]["AssetFields"], "id" | "assetID" | "date" | "dateModified" | "owner" | "status" | "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & WithRequired<components["schemas"]["RelatedLotWhenActive"], "status">);
+        /**
+         * Classification
+         * @description The asset's (or item's) primary classification, a code of the CAV classifier.
+         * @example {
+         *       "scheme": "CAV",
+         *       "id": "39513200-3",
+         *       "description": "Земельні ділянки"
+         *     }
+         */
+        Classification: {
+            /**
+             * @description The code list; always `CAV`.
+             * @example CAV
+             * @enum {string}
+             */
+            scheme: "CAV";
+            /**
+             * Format: cav-code
+             * @description A code of the CAV classifier (the list of 2,252 codes such as `39513200-3`).
+             * @example 39513200-3
+             */
+            id: string;
+            /**
+             * @description The code's text.
+             * @example Земельні ділянки
+             */
+            description: string;
+            /**
+             * @description The code's text in English.
+             * @example Land plots
+             */
+            description_en?: string;
+            /**
+             * @description The code's text in Russian.
+             * @example Земельные участки
+             */
+            description_ru?: string;
+            /**
+             * Format: uri
+             * @description A URI identifying the code.
+             * @example http://example.org/cav/39513200-3
+             */
+            uri?: string;
+        };
+        /**
+         * AdditionalClassification
+         * @description A classification in any other scheme (for example CAVS, ДКПП or koatuu).
+         * @example {
+         *       "scheme": "ДКПП",
+         *       "id": "17.21.1",
+         *       "description": "папір і картон гофровані, паперова й картонна тара"
+         *     }
+         */
+        AdditionalClassification: {
+            /**
+             * @description The code list.
+             * @example ДКПП
+             */
+            scheme: string;
+            /**
+             * @description The code in that list.
+             * @example 17.21.1
+             */
+            id: string;
+            /**
+             * @description The code's text.
+             * @example папір і картон гофровані
+             * @example паперова й картонна тара
+             */
+            description: string;
+            /**
+             * @description The code's text in English.
+             * @example Corrugated paper and paperboard
+             */
+            description_en?: string;
+            /**
+             * @description The code's text in Russian.
+             * @example Бумага и картон гофрированные
+             */
+            description_ru?: string;
+            /**
+             * Format: uri
+             * @description A URI identifying the code.
+             * @example http://example.org/dkpp/17.21.1
+             */
+            uri?: string;
+        };
+        /**
+         * Unit
+         * @description The unit the quantity counts.
+         * @example {
+         *       "code": "H87",
+         *       "name": "item"
+         *     }
+         */
+        Unit: {
+            /**
+             * Format: rec20-unit
+             * @description A UN/CEFACT Recommendation 20 unit code, such as `H87` (piece) or `MTK` (square metre).
+             * @example H87
+             */
+            code: string;
+            /**
+             * @description The unit's name.
+             * @example item
+             */
+            name?: string;
+            /**
+             * @description The unit's name in English.
+             * @example piece
+             */
+            name_en?: string;
+            /**
+             * @description The unit's name in Russian.
+             * @example штука
+             */
+            name_ru?: string;
+        };
+        /**
+         * Value
+         * @description The estimated value of the claim right.
+         * @example {
+         *       "amount": 100,
+         *       "currency": "UAH",
+         *       "valueAddedTaxIncluded": true
+         *     }
+         */
+        Value: {
+            /**
+             * @description The amount, greater than 0; written as a floating-point number (`100.0`).
+             * @example 100
+             */
+            amount: number;
+            /**
+             * Format: iso4217
+             * @description An ISO 4217 currency code.
+             * @example UAH
+             */
+            currency: string;
+            /**
+             * @description Whether the amount includes VAT; `true` when not sent.
+             * @default true
+             * @example true
+             */
+            valueAddedTaxIncluded: boolean;
+        };
+        /**
+         * Debt
+         * @description The debt the claim right stands for.
+         * @example {
+         *       "agreementNumber": "42",
+         *       "dateSigned": "2017-08-16T12:30:17.615196+03:00",
+         *       "debtorType": "legalPerson",
+         *       "value": {
+         *         "amount": 1,
+         *         "currency": "UAH"
+         *       },
+         *       "debtCurrencyValue": {
+         *         "amount": 100,
+         *         "currency": "USD"
+         *       }
+         *     }
+         */
+        Debt: {
+            /**
+             * @description Number of the signed agreement.
+             * @example 42
+             */
+            agreementNumber?: string;
+            /**
+             * Format: iso-date-time
+             * @description Date of the agreement (of the last signature when there were several); kept as sent.
+             * @example 2017-08-16T12:30:17.615196+03:00
+             */
+            dateSigned?: string;
+            /**
+             * @description Whether the debtor is a person or an organisation.
+             * @example legalPerson
+             * @enum {string}
+             */
+            debtorType?: "naturalPerson" | "legalPerson";
+            value?: components["schemas"]["DebtValue"];
+            debtCurrencyValue?: components["schemas"]["DebtCurrencyValue"];
+        };
+        /**
+         * DebtValue
+         * @description The whole indebtedness, in hryvnias.
+         * @example {
+         *       "amount": 1,
+         *       "currency": "UAH"
+         *     }
+         */
+        DebtValue: {
+            /**
+             * @description The amount, 0 or more.
+             * @example 1
+             */
+            amount: number;
+            /**
+             * @description Always `UAH`.
+             * @example UAH
+             * @enum {string}
+             */
+            currency: "UAH";
+        };
+        /**
+         * DebtCurrencyValue
+         * @description The whole indebtedness, in the currency of the debt.
+         * @example {
+         *       "amount": 100,
+         *       "currency": "USD"
+         *     }
+         */
+        DebtCurrencyValue: {
+            /**
+             * @description The amount, 0 or more.
+             * @example 100
+             */
+            amount: number;
+            /**
+             * Format: iso4217
+             * @description The debt's ISO 4217 currency code.
+             * @example USD
+             */
+            currency: string;
+        };
+        /**
+         * Item
+         * @description One asset covered by the claim right.
+         * @example {
+         *       "description": "футляри до державних нагород",
+         *       "classification": {
+         *         "scheme": "CAV",
+         *         "id": "39513200-3",
+         *         "description": "Cartons"
+         *       },
+         *       "unit": {
+         *         "code": "H87",
+         *         "name": "item"
+         *       },
+         *       "quantity": 5
+         *     }
+         */
+        Item: {
+            /**
+             * @description The item's identifier; generated when not sent.
+             * @example d778f751485b4bd79f285fc6e8fa90c1
+             */
+            id?: string;
+            /**
+             * @description A brief description, in Ukrainian.
+             * @example футляри до державних нагород
+             */
+            description: string;
+            /**
+             * @description The description in English.
+             * @example cases for state awards
+             */
+            description_en?: string;
+            /**
+             * @description The description in Russian.
+             * @example футляры для государственных наград
+             */
+            description_ru?: string;
+            classification?: components["schemas"]["Classification"];
+            /**
+             * @description Further classifications of the item.
+             * @example [
+             *       {
+             *         "scheme": "ДКПП",
+             *         "id": "17.21.1",
+             *         "description": "папір і картон гофровані"
+             *       }
+             *     ]
+             */
+            additionalClassifications?: components["schemas"]["AdditionalClassification"][];
+            unit?: components["schemas"]["Unit"];
+            /**
+             * @description Number of units.
+             * @example 5
+             */
+            quantity?: number;
+            address?: components["schemas"]["Address"];
+            location?: components["schemas"]["Location"];
+        };
+        /**
+         * Organization
+         * @description An organisation; here the custodian managing the claim right.
+         * @example {
+         *       "name": "Державне управління справами",
+         *       "identifier": {
+         *         "scheme": "UA-EDR",
+         *         "id": "00037256"
+         *       },
+         *       "address": {
+         *         "countryName": "Україна"
+         *       },
+         *       "contactPoint": {
+         *         "name": "Державне управління справами",
+         *         "telephone": "0440000000"
+         *       }
+         *     }
+         */
+        Organization: {
+            /**
+             * @description The organisation's name, in Ukrainian.
+             * @example Державне управління справами
+             */
+            name: string;
+            /**
+             * @description The name in English.
+             * @example State Administration of Affairs
+             */
+            name_en?: string;
+            /**
+             * @description The name in Russian.
+             * @example Государственное управление делами
+             */
+            name_ru?: string;
+            identifier: components["schemas"]["Identifier"];
+            /**
+             * @description Further identifiers of the organisation.
+             * @example [
+             *       {
+             *         "scheme": "UA-EDR",
+             *         "id": "00037257"
+             *       }
+             *     ]
+             */
+            additionalIdentifiers?: components["schemas"]["Identifier"][];
+            address: components["schemas"]["Address"];
+            contactPoint: components["schemas"]["ContactPoint"];
+        };
+        /**
+         * Identifier
+         * @description An organisation's identifier in a registration agency's register.
+         * @example {
+         *       "scheme": "UA-EDR",
+         *       "id": "00037256",
+         *       "uri": "http://www.dus.gov.ua/"
+         *     }
+         */
+        Identifier: {
+            /**
+             * Format: ora-scheme
+             * @description An organisation registration agency code from the org-id.guide list (126 codes), such as `UA-EDR` for
+             *     organisations registered in Ukraine.
+             * @example UA-EDR
+             */
+            scheme: string;
+            /**
+             * @description The identifier in that register.
+             * @example 00037256
+             */
+            id: string;
+            /**
+             * @description The full legal name, in Ukrainian.
+             * @example Державне управління справами
+             */
+            legalName?: string;
+            /**
+             * @description The legal name in English.
+             * @example State Administration of Affairs
+             */
+            legalName_en?: string;
+            /**
+             * @description The legal name in Russian.
+             * @example Государственное управление делами
+             */
+            legalName_ru?: string;
+            /**
+             * Format: uri
+             * @description A URI identifying the organisation (not its website).
+             * @example http://www.dus.gov.ua/
+             */
+            uri?: string;
+        };
+        /**
+         * Address
+         * @description A postal address.
+         * @example {
+         *       "countryName": "Україна",
+         *       "postalCode": "79000",
+         *       "region": "м. Київ",
+         *       "streetAddress": "вул. Банкова 1",
+         *       "locality": "м. Київ"
+         *     }
+         */
+        Address: {
+            /**
+             * @description Street and building.
+             * @example вул. Банкова 1
+             */
+            streetAddress?: string;
+            /**
+             * @description City, town or village.
+             * @example м. Київ
+             */
+            locality?: string;
+            /**
+             * @description Region.
+             * @example м. Київ
+             */
+            region?: string;
+            /**
+             * @description Postal code.
+             * @example 79000
+             */
+            postalCode?: string;
+            /**
+             * @description Country, in Ukrainian.
+             * @example Україна
+             */
+            countryName: string;
+            /**
+             * @description Country, in English.
+             * @example Ukraine
+             */
+            countryName_en?: string;
+            /**
+             * @description Country, in Russian.
+             * @example Украина
+             */
+            countryName_ru?: string;
+        };
+        /**
+         * ContactPoint
+         * @description Whom to contact. At least one of `telephone` and `email` must be given.
+         * @example {
+         *       "name": "Державне управління справами",
+         *       "telephone": "0440000000"
+         *     }
+         */
+        ContactPoint: {
+            /**
+             * @description The contact's name, in Ukrainian.
+             * @example Державне управління справами
+             */
+            name: string;
+            /**
+             * @description The name in English.
+             * @example State Administration of Affairs
+             */
+            name_en?: string;
+            /**
+             * @description The name in Russian.
+             * @example Государственное управление делами
+             */
+            name_ru?: string;
+            /**
+             * Format: email
+             * @description E-mail address.
+             * @example custodian@dus.gov.ua
+             */
+            email?: string;
+            /**
+             * @description Telephone number, with the international dialling code.
+             * @example +380440000000
+             */
+            telephone?: string;
+            /**
+             * @description Fax number, with the international dialling code.
+             * @example +380440000001
+             */
+            faxNumber?: string;
+            /**
+             * Format: uri
+             * @description A web page of the contact.
+             * @example http://www.dus.gov.ua/
+             */
+            url?: string;
+        } | {
+            /** @description A telephone number. */
+            telephone: unknown;
+        } | {
+            /** @description An e-mail address. */
+            email: unknown;
+        };
+        /**
+         * Location
+         * @description Geographic coordinates; when an item has both `location` and `address`, `location` wins.
+         * @example {
+         *       "latitude": "50.4501",
+         *       "longitude": "30.5234"
+         *     }
+         */
+        Location: {
+            /**
+             * @description Latitude in decimal degrees.
+             * @example 50.4501
+             */
+            latitude: string;
+            /**
+             * @description Longitude in decimal degrees.
+             * @example 30.5234
+             */
+            longitude: string;
+            /**
+             * @description Elevation in metres; usually left out.
+             * @example 179
+             */
+            elevation?: string;
+        };
+        /**
+         * Document
+         * @description A document attached to the asset.
+         * @example {
+         *       "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+         *       "title": "notice.pdf",
+         *       "format": "application/pdf",
+         *       "url": "http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/documents/9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a"
+         *     }
+         */
+        Document: {
+            /**
+             * Format: md5
+             * @description The document's identifier, 32 hexadecimal characters.
+             * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+             */
+            id: string;
+            /**
+             * @description What kind of document it is.
+             * @example notice
+             * @enum {string}
+             */
+            documentType?: "notice" | "technicalSpecifications" | "illustration" | "virtualDataRoom" | "x_presentation";
+            /**
+             * @description The document's title, usually its file name.
+             * @example notice.pdf
+             */
+            title: string;
+            /**
+             * @description The title in English.
+             * @example notice.pdf
+             */
+            title_en?: string;
+            /**
+             * @description The title in Russian.
+             * @example notice.pdf
+             */
+            title_ru?: string;
+            /**
+             * @description What the document says.
+             * @example Повідомлення про продаж
+             */
+            description?: string;
+            /**
+             * @description The description in English.
+             * @example Notice of sale
+             */
+            description_en?: string;
+            /**
+             * @description The description in Russian.
+             * @example Уведомление о продаже
+             */
+            description_ru?: string;
+            /**
+             * @description The IANA media type of the file, or `offline/on-site-examination` for documents on paper.
+             * @example application/pdf
+             */
+            format: string;
+            /**
+             * Format: uri
+             * @description Where to download the file.
+             * @example http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/documents/9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+             */
+            url: string;
+            /**
+             * @description The file's checksum as `<algorithm>:<hex>`, e.g. `md5:` and 32 hexadecimal characters.
+             * @example md5:00000000000000000000000000000000
+             */
+            hash?: string;
+            /**
+             * Format: date-time
+             * @description When the document was first attached.
+             * @example 2018-01-09T18:31:04.117321+02:00
+             */
+            datePublished?: string;
+            /**
+             * Format: date-time
+             * @description When this version of the document was attached.
+             * @example 2018-01-09T18:31:04.117321+02:00
+             */
+            dateModified?: string;
+            /**
+             * @description ISO 639-1 or BCP 47 language tag of the text.
+             * @example uk
+             */
+            language?: string;
+            /**
+             * @description What the document belongs to.
+             * @example asset
+             * @enum {string}
+             */
+            documentOf?: "asset" | "lot";
+            /**
+             * Format: md5
+             * @description Identifier of the related lot or item, 32 hexadecimal characters.
+             * @example b5ca6aa850694154b6a5f6db4e65f5da
+             */
+            relatedItem?: string;
+            /**
+             * @description The role that attached the document.
+             * @example asset_owner
+             */
+            author?: string;
+        };
+    };
+    responses: {
+        /** @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name). */
+        BadRequest: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "querystring",
+                 *           "name": "offset",
+                 *           "description": "Offset must be an ISO 8601 date-time, e.g. 2018-01-09T18:31:03.936033+02:00."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A write without an API key, or with an unknown one. */
+        Unauthorized: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                /**
+                 * @description The scheme to authenticate with.
+                 * @example Basic realm="registry"
+                 */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "header",
+                 *           "name": "Authorization",
+                 *           "description": "No valid API key supplied"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A known key without the right to the asset, the field or the move, e.g. `Can't update asset in current
+         *     (<status>) status` or `Can't switch asset to draft status`.
+         */
+        Forbidden: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "data",
+                 *           "description": "Can't update asset in current (active) status"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unknown path, or an asset id that does not exist. */
+        NotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "asset_id",
+                 *           "description": "Not Found"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The path exists but not with this method; `Allow` lists the methods it has. */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                /**
+                 * @description The methods the path accepts.
+                 * @example GET, HEAD, PATCH
+                 */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "method",
+                 *           "name": "method",
+                 *           "description": "Method Not Allowed"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Another change of the same asset won the race; read the asset again and repeat. */
+        Conflict: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "data",
+                 *           "description": "The asset was changed by another request; read it again and repeat the change."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The cluster cookie is missing (on a write), names another node or a restarted node, or fails its
+         *     signature. The response sets a fresh cookie; repeat the request with it. Nothing was done.
+         */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Set-Cookie": components["headers"]["Set-Cookie"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "cookies",
+                 *           "name": "SERVER_ID",
+                 *           "description": "Cookie of another server or of a restarted one; repeat the request with the new cookie."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is larger than the limit (1 MiB unless `BODY_LIMIT` says otherwise). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "data",
+                 *           "description": "Request body is too large (limit 1048576 bytes)"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not `application/json` (or not in UTF-8). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "header",
+                 *           "name": "Content-Type",
+                 *           "description": "Content-Type header should be one of ['application/json']"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The body is not a JSON object with an object `data` (`No JSON object could be decoded`), is not UTF-8, or
+         *     its fields fail validation. One entry per failing top-level field.
+         */
+        UnprocessableEntity: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "assetCustodian",
+                 *           "description": {
+                 *             "contactPoint": {
+                 *               "email": [
+                 *                 "telephone or email should be present"
+                 *               ]
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "location": "body",
+                 *           "name": "title",
+                 *           "description": [
+                 *             "This field is required."
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests from this address; repeat later with an increasing delay. */
+        TooManyRequests: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                /**
+                 * @description Seconds to wait before the next attempt.
+                 * @example 60
+                 */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "header",
+                 *           "name": "X-Forwarded-For",
+                 *           "description": "Rate limit exceeded, retry in 1 minute"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The store does not answer. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "health",
+                 *           "description": "The store is not available"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description The asset's `id`, 32 lowercase hexadecimal characters.
+         * @example 6aa3093c0b00447abefcacf9a11da277
+         */
+        AssetIdPath: string;
+        /**
+         * @description Where the page starts: a `dateModified` value (exclusive), usually `next_page.offset` of the previous page.
+         *     Any ISO 8601 date-time is accepted, in any offset; a `+` that arrived unencoded (decoded to a space) is
+         *     still understood. Empty means the start of the feed (or its end when `descending`). Anything else is 400.
+         * @example 2018-01-09T18:31:03.936033+02:00
+         */
+        Offset: string;
+        /**
+         * @description Entries per page, a whole number from 1; above 1000 is served as 1000. Anything else is 400.
+         * @example 100
+         */
+        Limit: number;
+        /**
+         * @description When present with any non-empty value (even `0`), the feed is read newest change first.
+         * @example 1
+         */
+        Descending: string;
+        /**
+         * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+         * @example _all_
+         */
+        Mode: "test" | "_all_";
+        /**
+         * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
+         * @example status,assetID
+         */
+        OptFields: string;
+        /**
+         * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+         * @example 1
+         */
+        OptPretty: string;
+        /**
+         * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+         *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+         *     never wrapped.
+         * @example callback
+         */
+        OptJsonp: string;
+        /**
+         * @description The owner token returned at creation (`access.token`).
+         * @example 431a00c918cd47d48d6f37d62f631c37
+         */
+        AccToken: string;
+        /**
+         * @description The owner token, as a header instead of `acc_token`.
+         * @example 431a00c918cd47d48d6f37d62f631c37
+         */
+        AccessTokenHeader: string;
+        /**
+         * @description An identifier of the client's choosing, echoed in the response and the logs.
+         * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+         */
+        RequestId: string;
+        /**
+         * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+         *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+         *     node or failing its signature is 412.
+         * @example node-1.1764069000000.kJ2b7w
+         */
+        ServerIdCookie: string;
+        /**
+         * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
+         *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
+         *     done.
+         * @example node-1.1764069000000.kJ2b7w
+         */
+        ServerIdCookieRequired: string;
+    };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description The request's identifier, echoed from the request or generated (`req-<uuid>`), also in the logs.
+         * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+         */
+        "X-Request-ID": string;
+        /**
+         * @description `SERVER_ID=<signed node name>; Path=/`: sent when the request had no valid cluster cookie. Send it back on
+         *     every later request, and always on POST and PATCH.
+         * @example SERVER_ID=node-1.1764069000000.kJ2b7w; Path=/; HttpOnly; SameSite=Lax
+         */
+        "Set-Cookie": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listAssets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the page starts: a `dateModified` value (exclusive), usually `next_page.offset` of the previous page.
+                 *     Any ISO 8601 date-time is accepted, in any offset; a `+` that arrived unencoded (decoded to a space) is
+                 *     still understood. Empty means the start of the feed (or its end when `descending`). Anything else is 400.
+                 * @example 2018-01-09T18:31:03.936033+02:00
+                 */
+                offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Entries per page, a whole number from 1; above 1000 is served as 1000. Anything else is 400.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description When present with any non-empty value (even `0`), the feed is read newest change first.
+                 * @example 1
+                 */
+                descending?: components["parameters"]["Descending"];
+                /**
+                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+                 * @example _all_
+                 */
+                mode?: components["parameters"]["Mode"];
+                /**
+                 * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
+                 * @example status,assetID
+                 */
+                opt_fields?: components["parameters"]["OptFields"];
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the feed. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingPage"];
+                    "application/javascript": components["schemas"]["JsonpBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createAsset: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie: {
+                /**
+                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
+                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
+                 *     done.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+            };
+        };
+        /** @description The new asset in `data`; `options` beside it wins over the `opt_*` query parameters. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssetCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The asset was created. `Location` points at it and `access.token` is its owner token. */
+            201: {
+                headers: {
+                    /**
+                     * @description Absolute URL of the new asset; its last segment is `data.id`.
+                     * @example http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277
+                     */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetCreated"];
+                    "application/javascript": components["schemas"]["JsonpBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    patchAsset: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The owner token returned at creation (`access.token`).
+                 * @example 431a00c918cd47d48d6f37d62f631c37
+                 */
+                acc_token?: components["parameters"]["AccToken"];
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description The owner token, as a header instead of `acc_token`.
+                 * @example 431a00c918cd47d48d6f37d62f631c37
+                 */
+                "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie: {
+                /**
+                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
+                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
+                 *     done.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+            };
+        };
+        /** @description Any subset of the asset's fields in `data`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssetPatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The asset after the change. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDocsPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documentation page. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!DOCTYPE html><html>…</html> */
+                    "text/html": string;
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registry and its store are up. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -14,7 +14,7 @@ export interface NewAssetContext {
 
 /**
  * A new draft asset from creation data already passed through `creatableFields`: registry-assigned fields,
- * `value.valueAddedTaxIncluded` defaulting to true, an id for every item that has none, test titles.
+ * the model defaults (see `fillDefaults`), test titles.
  */
 export function buildNewAsset(data: JsonObject, ctx: NewAssetContext): JsonObject {
   const assigned: JsonObject = {
@@ -28,20 +28,14 @@ export function buildNewAsset(data: JsonObject, ctx: NewAssetContext): JsonObjec
   // Registry fields first for a readable document, and again last so that they win over anything in `data`.
   const asset: JsonObject = { ...assigned, ...(cloneJson(data) as JsonObject), ...assigned };
 
-  const value = asset.value;
-  if (isJsonObject(value) && (value.valueAddedTaxIncluded ?? null) === null) value.valueAddedTaxIncluded = true;
-
-  if (Array.isArray(asset.items)) {
-    for (const item of asset.items) {
-      if (isJsonObject(item) && (item.id ?? null) === null) item.id = newId();
-    }
-  }
+  fillDefaults(asset);
   return applyTestTitles(asset);
 }
 
 /**
  * The asset after an allowed PATCH (see `decidePatch`): `changes` merged in, `status` set to `target`, the
- * move's side effects (active → pending drops `relatedLot`), test titles. Dates are left to `stampWrite`.
+ * move's side effects (active → pending drops `relatedLot`), the model defaults (an item the PATCH appended
+ * gets its id), test titles. Dates are left to `stampWrite`.
  */
 export function applyPatch(current: JsonObject, changes: JsonObject, target: Status): JsonObject {
   const merged = mergePatch(current, changes);
@@ -50,7 +44,23 @@ export function applyPatch(current: JsonObject, changes: JsonObject, target: Sta
   if (isStatus(from)) {
     for (const field of fieldsClearedBy(from, target)) delete merged[field];
   }
+  fillDefaults(merged);
   return applyTestTitles(merged);
+}
+
+/**
+ * The original model's defaults, applied in place to a document this module owns: `valueAddedTaxIncluded`
+ * true in an object `value` without it, a fresh id for every object item without one. `null` counts as
+ * missing. Values of the wrong type are left for validation to refuse.
+ */
+function fillDefaults(asset: JsonObject): void {
+  const value = asset.value;
+  if (isJsonObject(value) && (value.valueAddedTaxIncluded ?? null) === null) value.valueAddedTaxIncluded = true;
+  if (Array.isArray(asset.items)) {
+    for (const item of asset.items) {
+      if (isJsonObject(item) && (item.id ?? null) === null) item.id = newId();
+    }
+  }
 }
 
 /** The asset as written at `now`: `dateModified` always, `date` too when the status changed. */

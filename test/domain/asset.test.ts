@@ -126,6 +126,15 @@ describe('applyPatch', () => {
     expect(applyPatch(pending, { relatedLot: 'e'.repeat(32) }, 'verification').relatedLot).toBe('e'.repeat(32));
   });
 
+  it('gives an item the PATCH appends an id and keeps the ids of the others', () => {
+    const withItems: JsonObject = { ...pending, items: [{ id: 'f'.repeat(32), description: 'one' }] };
+    const next = applyPatch(withItems, { items: [{}, { description: 'two' }] }, 'pending');
+    const items = next.items as JsonObject[];
+    expect(items[0]).toEqual({ id: 'f'.repeat(32), description: 'one' });
+    expect(items[1]?.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(items[1]?.description).toBe('two');
+  });
+
   it('applies test titles when the admin switches the asset to test mode', () => {
     const decision = decidePatch('admins', 'pending', { mode: 'test' });
     if (!decision.allowed) throw new Error('admins may set mode');

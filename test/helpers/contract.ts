@@ -75,10 +75,11 @@ function escapePointer(s: string): string {
 function load(): Loaded {
   if (loaded) return loaded;
   const doc = parseYaml(readFileSync(OPENAPI_PATH, 'utf8'));
-  const ajv = new Ajv2020({ strict: true, allErrors: true, coerceTypes: false, removeAdditional: false });
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, coerceTypes: false, removeAdditional: false });
   addFormats(ajv);
   // The server validates these code lists itself; here any string passes.
   for (const f of ['cav-code', 'rec20-unit', 'iso4217', 'ora-scheme']) ajv.addFormat(f, () => true);
+  ajv.addFormat('md5', /^[0-9a-f]{32}$/i);
   // OpenAPI keywords that are not JSON Schema: no-ops (annotations) so strict mode stays on for everything else.
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
   ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'tags', 'security', 'webhooks', 'jsonSchemaDialect']);

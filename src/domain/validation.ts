@@ -23,7 +23,7 @@ import type { ErrorEntry } from './errors.js';
 import { isJsonObject } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
 
-const ajv = addRegistryFormats(new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false }));
+const ajv = addRegistryFormats(new Ajv2020({ allErrors: true, verbose: true, strict: true }));
 ajv.addSchema(schemas);
 
 const SCHEMA_ID = schemas.$id;

@@ -399,7 +399,10 @@ export interface components {
          *       "status": "pending"
          *     }
          */
-        ListingItem: WithRequired<components["schemas"]["AssetFields"], "id" | "dateModified">;
+        ListingItem: {
+            id: components["schemas"]["AssetFields"]["id"];
+            dateModified: components["schemas"]["AssetFields"]["dateModified"];
+        } & WithRequired<components["schemas"]["AssetFields"], "id" | "dateModified">;
         /**
          * Page
          * @description Where the next (or previous) page of the feed is. Its query keeps `limit`, `descending`, `mode` and `opt_fields`.
@@ -428,12 +431,6 @@ export interface components {
              */
             offset: string;
         };
-        /**
-         * JsonpBody
-         * @description The JSON response wrapped as a JavaScript call: `/**\/<callback>(<json>);`.
-         * @example /**\/callback({"data": {"id": "6aa3093c0b00447abefcacf9a11da277"}});
-         */
-        JsonpBody: string;
         /**
          * Health
          * @description The registry and its store are serving.
@@ -783,6 +780,12 @@ export interface components {
          */
         AssetCreate: {
             assetType: components["schemas"]["AssetType"];
+            title: components["schemas"]["AssetFields"]["title"];
+            classification: components["schemas"]["AssetFields"]["classification"];
+            value: components["schemas"]["AssetFields"]["value"];
+            unit: components["schemas"]["AssetFields"]["unit"];
+            quantity: components["schemas"]["AssetFields"]["quantity"];
+            assetCustodian: components["schemas"]["AssetFields"]["assetCustodian"];
         } & (WithRequired<components["schemas"]["AssetFields"], "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & components["schemas"]["RelatedLotWhenActive"]);
         /**
          * AssetPatch
@@ -909,6 +912,17 @@ export interface components {
         Asset: {
             status: components["schemas"]["AssetStatus"];
             assetType: components["schemas"]["AssetType"];
+            id: components["schemas"]["AssetFields"]["id"];
+            assetID: components["schemas"]["AssetFields"]["assetID"];
+            date: components["schemas"]["AssetFields"]["date"];
+            dateModified: components["schemas"]["AssetFields"]["dateModified"];
+            owner: components["schemas"]["AssetFields"]["owner"];
+            title: components["schemas"]["AssetFields"]["title"];
+            classification: components["schemas"]["AssetFields"]["classification"];
+            value: components["schemas"]["AssetFields"]["value"];
+            unit: components["schemas"]["AssetFields"]["unit"];
+            quantity: components["schemas"]["AssetFields"]["quantity"];
+            assetCustodian: components["schemas"]["AssetFields"]["assetCustodian"];
         } & (WithRequired<components["schemas"]["AssetFields"], "id" | "assetID" | "date" | "dateModified" | "owner" | "status" | "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & WithRequired<components["schemas"]["RelatedLotWhenActive"], "status">);
         /**
          * Classification
@@ -1978,7 +1992,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of the feed. */
+            /** @description One page of the feed. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1987,7 +2001,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListingPage"];
-                    "application/javascript": components["schemas"]["JsonpBody"];
+                    "application/javascript": components["schemas"]["ListingPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2038,7 +2052,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The asset was created. `Location` points at it and `access.token` is its owner token. */
+            /** @description The asset was created. `Location` points at it and `access.token` is its owner token. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
             201: {
                 headers: {
                     /**
@@ -2051,7 +2065,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetCreated"];
-                    "application/javascript": components["schemas"]["JsonpBody"];
+                    "application/javascript": components["schemas"]["AssetCreated"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2107,7 +2121,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The asset. */
+            /** @description The asset. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2116,7 +2130,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["JsonpBody"];
+                    "application/javascript": components["schemas"]["AssetResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2183,7 +2197,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The asset after the change. */
+            /** @description The asset after the change. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2191,7 +2205,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["JsonpBody"];
+                    "application/javascript": components["schemas"]["AssetResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

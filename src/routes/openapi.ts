@@ -1,0 +1,32 @@
+/**
+ * The contract and its documentation: GET /api/0.1/openapi.json (openapi/openapi.yaml as JSON) and
+ * GET /api/0.1/docs (src/generated/docs.html, self-contained). Both are read once, when the routes register.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { parse } from 'yaml';
+
+/** The checkout's root (the folder with package.json), found from this module whether it runs from src/ or dist/. */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above the openapi routes module');
+    dir = parent;
+  }
+  return dir;
+}
+
+export default async function openapiRoutes(app: FastifyInstance): Promise<void> {
+  const root = projectRoot();
+  const document = JSON.stringify(parse(await readFile(join(root, 'openapi', 'openapi.yaml'), 'utf8')));
+  const docsPage = await readFile(join(root, 'src', 'generated', 'docs.html'), 'utf8');
+
+  app.get('/api/0.1/openapi.json', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(document),
+  );
+  app.get('/api/0.1/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage));
+}

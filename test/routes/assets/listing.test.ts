@@ -410,3 +410,110 @@ describe('page size', () => {
     expect(new Set(items.map((x) => x.id)).size).toBe(TOTAL);
   });
 });
+
+describe('query quirks as in the original', () => {
+  let server: TestServer;
+  let reader: Client;
+  let all: any[];
+
+  beforeAll(async () => {
+    server = await startServer();
+    reader = new Client(server.url);
+    const broker = new Client(server.url, { key: KEYS.broker });
+    for (let i = 0; i < 3; i++) {
+      const a = await createAsset(broker);
+      await toPending(broker, a.id, a.token);
+    }
+    all = page(await reader.get(LIST)).data;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('descending takes any non-empty value as true (descending=0 included)', async () => {
+    for (const value of ['1', 'true', '0']) {
+      expect(page(await reader.get(query({ descending: value }))).data).toEqual([...all].reverse());
+    }
+    expect(page(await reader.get(query({ descending: '' }))).data).toEqual(all);
+  });
+
+  it('an unknown mode falls back to the default and is not echoed', async () => {
+    const p = page(await reader.get(query({ mode: 'bogus' })));
+    expect(p.data).toEqual(all);
+    expect(queryOf(p.next_page.path).has('mode')).toBe(false);
+  });
+
+  it('opt_fields names a field an entry lacks: the entry has only id and dateModified', async () => {
+    const p = page(await reader.get(query({ opt_fields: 'relatedLot' })));
+    expect(p.data).toEqual(all);
+  });
+});
+
+describe('completeness while others write (decisions.md §5)', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('a client following next_page sees the final dateModified of every asset, nothing twice', async () => {
+    const broker = new Client(server.url, { key: KEYS.broker });
+    const reader = new Client(server.url);
+    const assets: { id: string; token: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const a = await createAsset(broker);
+      await toPending(broker, a.id, a.token);
+      assets.push(a);
+    }
+    let writing = true;
+    const writer = async (w: number) => {
+      const client = new Client(server.url, { key: KEYS.broker });
+      for (let i = 0; i < 25; i++) {
+        if (i % 8 === 0) {
+          const a = await createAsset(client);
+          await toPending(client, a.id, a.token);
+          assets.push(a);
+        } else {
+          const a = assets[(w * 7 + i) % assets.length]!;
+          const res = await client.patch(`${LIST}/${a.id}`, { data: { quantity: w * 1000 + i } }, { token: a.token });
+          if (res.status !== 200) throw new Error(`writer: ${res.status} ${res.text}`);
+        }
+      }
+    };
+    const writers = Promise.all([0, 1, 2, 3].map(writer)).finally(() => {
+      writing = false;
+    });
+
+    const seen = new Map<string, Set<string>>();
+    const pairs: string[] = [];
+    let next = query({ limit: '3' });
+    let quietPolls = 0;
+    for (let guard = 0; guard < 5000 && quietPolls < 2; guard++) {
+      const p = page(await reader.get(next));
+      const times = p.data.map((x: any) => micros(x.dateModified));
+      for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1]);
+      for (const item of p.data) {
+        pairs.push(`${item.id} ${item.dateModified}`);
+        if (!seen.has(item.id)) seen.set(item.id, new Set());
+        seen.get(item.id)!.add(item.dateModified);
+      }
+      next = p.next_page.path;
+      if (p.data.length === 0) {
+        if (writing) await new Promise((r) => setTimeout(r, 2));
+        else quietPolls++;
+      }
+    }
+    await writers;
+    expect(quietPolls).toBe(2);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    expect(assets.length).toBe(6 + 4 * 4);
+    for (const a of assets) {
+      const res = await reader.get(`${LIST}/${a.id}`);
+      const final = res.json.data.dateModified as string;
+      expect(seen.get(a.id)?.has(final), `${a.id} final ${final} not seen`).toBe(true);
+    }
+  });
+});

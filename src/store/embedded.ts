@@ -1,0 +1,283 @@
+/**
+ * The embedded store: one SQLite file, `<dataDir>/registry.sqlite`, which several processes on one machine
+ * may share (WAL, every write a `BEGIN IMMEDIATE` transaction).
+ *
+ * better-sqlite3 is synchronous, and SQLite's busy handler sleeps inside the call, so waiting there for
+ * another process's write lock would freeze this whole server (and SQLite's backoff, up to 100 ms a poll,
+ * lets a busy process starve the others). Writes therefore go through their own connection, which never
+ * waits inside SQLite: a locked database fails at BEGIN at once, and the write is retried after a short,
+ * jittered timer, for up to WRITE_WAIT_MS. Reads use a second connection with an ordinary busy timeout
+ * (in WAL mode readers practically never wait).
+ *
+ * Feed completeness rests on how write stamps are taken. `BEGIN IMMEDIATE` takes the database's single
+ * write lock before anything is read, and the lock is held until COMMIT, so write transactions of every
+ * process run one after another. Inside the lock a write stamps itself
+ * `max(nowMicros(), max(modified) + 1)`: later than everything committed before it. Hence `modified` is
+ * unique and increases in commit order. A reader sees a prefix of the commits (a WAL snapshot), so every
+ * row it cannot see yet will arrive with a `modified` above every one it saw: a client paging with
+ * "after the last `modified` I saw" misses nothing and never sees one value twice.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { dayOf, formatDate, nowMicros } from '../domain/dates.js';
+import type { JsonObject } from '../domain/json.js';
+import type {
+  AssetRecord,
+  AssetStore,
+  CreateStamp,
+  ListedRow,
+  ListMode,
+  ListQuery,
+  RecordDraft,
+  WriteStamp,
+} from './types.js';
+
+export interface EmbeddedStoreOptions {
+  dataDir: string;
+  /** IANA zone of the per-day `assetID` counter and of `dateModified` when a draft lacks one. */
+  timeZone: string;
+}
+
+/** Writers of other processes may hold the lock through a long bulk insert; wait rather than fail. */
+const WRITE_WAIT_MS = 60_000;
+const READ_BUSY_TIMEOUT_MS = 60_000;
+/** Upper bound of the jittered pause between two attempts at the write lock. */
+const MAX_RETRY_PAUSE_MS = 8;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS assets (
+    id TEXT PRIMARY KEY,
+    rev INTEGER NOT NULL,
+    owner_token_hash TEXT NOT NULL,
+    modified INTEGER NOT NULL UNIQUE,
+    listed INTEGER NOT NULL,
+    test INTEGER NOT NULL,
+    date_modified TEXT NOT NULL,
+    doc TEXT NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS counters (
+    day TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+  );
+  -- One partial index per listing mode; each covers the rows a feed page returns without the document.
+  CREATE INDEX IF NOT EXISTS feed_all ON assets (modified, id, date_modified) WHERE listed = 1;
+  CREATE INDEX IF NOT EXISTS feed_real ON assets (modified, id, date_modified) WHERE listed = 1 AND test = 0;
+  CREATE INDEX IF NOT EXISTS feed_test ON assets (modified, id, date_modified) WHERE listed = 1 AND test = 1;
+`;
+
+/** The WHERE terms match the partial indexes' conditions word for word, which is what lets SQLite use them. */
+const MODE_FILTER: Record<ListMode, string> = {
+  all: 'listed = 1',
+  real: 'listed = 1 AND test = 0',
+  test: 'listed = 1 AND test = 1',
+};
+
+interface StoredRow {
+  id: string;
+  rev: number;
+  owner_token_hash: string;
+  modified: number;
+  listed: number;
+  test: number;
+  doc: string;
+}
+
+interface FeedRow {
+  id: string;
+  modified: number;
+  date_modified: string;
+  doc?: string;
+}
+
+/** The columns after `id`, in table order: the shared parameters of the insert and update statements. */
+type RowColumns = [rev: number, ownerTokenHash: string, modified: number, listed: 0 | 1, test: 0 | 1, dateModified: string, doc: string];
+
+export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
+  const { dataDir, timeZone } = options;
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'registry.sqlite');
+  const db = new Database(file, { timeout: READ_BUSY_TIMEOUT_MS });
+  // Opening may wait for another process creating the same file: startup, so blocking is fine here.
+  db.pragma('journal_mode = WAL');
+  db.transaction(() => db.exec(SCHEMA)).immediate();
+  const writer = new Database(file, { timeout: 0 });
+  // FULL syncs the WAL on every commit: an acknowledged write survives a power cut, not only a crash.
+  writer.pragma('synchronous = FULL');
+  // Random ids spread inserts over the primary-key tree; a larger page cache keeps bulk seeding fast.
+  writer.pragma('cache_size = -65536');
+
+  const selectMaxModified = writer.prepare<[], number | null>('SELECT max(modified) FROM assets').pluck();
+  const nextDayIndex = writer
+    .prepare(
+      'INSERT INTO counters (day, value) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET value = value + 1 RETURNING value',
+    )
+    .pluck();
+  const insertRow = writer.prepare(
+    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const updateRow = writer.prepare(
+    'UPDATE assets SET rev = ?, owner_token_hash = ?, modified = ?, listed = ?, test = ?, date_modified = ?, doc = ? WHERE id = ?',
+  );
+  const selectRow = db.prepare<[string], StoredRow>(
+    'SELECT id, rev, owner_token_hash, modified, listed, test, doc FROM assets WHERE id = ?',
+  );
+  const selectRev = writer.prepare<[string], number>('SELECT rev FROM assets WHERE id = ?').pluck();
+  const ping = db.prepare('SELECT 1').pluck();
+
+  // Every feed query, prepared up front: mode × direction × with or without documents.
+  const feedStatements = new Map<string, Statement<[number, number], FeedRow>>();
+  for (const mode of Object.keys(MODE_FILTER) as ListMode[]) {
+    for (const descending of [false, true]) {
+      for (const withAssets of [false, true]) {
+        const sql =
+          `SELECT id, modified, date_modified${withAssets ? ', doc' : ''} FROM assets ` +
+          `WHERE ${MODE_FILTER[mode]} AND modified ${descending ? '<' : '>'} ? ` +
+          `ORDER BY modified ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+        feedStatements.set(feedKey(mode, descending, withAssets), db.prepare<[number, number], FeedRow>(sql));
+      }
+    }
+  }
+
+  /** Must run inside the write transaction: see the module comment. */
+  function takeStamp(): number {
+    const latest = selectMaxModified.get() ?? null;
+    const now = nowMicros();
+    return latest === null || now > latest ? now : latest + 1;
+  }
+
+  function rowColumns(draft: RecordDraft, rev: number): RowColumns {
+    const dateModified = draft.asset.dateModified;
+    return [
+      rev,
+      draft.ownerTokenHash,
+      draft.modified,
+      draft.listed ? 1 : 0,
+      draft.test ? 1 : 0,
+      typeof dateModified === 'string' ? dateModified : formatDate(draft.modified, timeZone),
+      JSON.stringify(draft.asset),
+    ];
+  }
+
+  /** The stamp is the record's `modified`; a draft that disagrees would break the feed order, so it is refused. */
+  function checkDraft(draft: RecordDraft, stamp: number, id?: string): void {
+    if (draft.modified !== stamp) {
+      throw new Error(`record draft has modified ${draft.modified}, but the write stamp is ${stamp}`);
+    }
+    if (id !== undefined && draft.id !== id) {
+      throw new Error(`record draft for ${id} carries another id, ${draft.id}`);
+    }
+  }
+
+  const createTransaction = writer.transaction((build: (stamp: CreateStamp) => RecordDraft): AssetRecord => {
+    const now = takeStamp();
+    const day = dayOf(now, timeZone);
+    // Same transaction as the insert: a build that throws rolls the counter back, so no index is lost.
+    const dayIndex = nextDayIndex.get(day) as number;
+    const draft = build({ now, day, dayIndex });
+    checkDraft(draft, now);
+    insertRow.run(draft.id, ...rowColumns(draft, 1));
+    return { ...draft, rev: 1 };
+  });
+
+  const updateTransaction = writer.transaction(
+    (id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordDraft): AssetRecord | 'conflict' => {
+      // A record that is gone is not at `expectedRev` either: the caller re-reads and answers 404.
+      if (selectRev.get(id) !== expectedRev) return 'conflict';
+      const now = takeStamp();
+      const draft = build({ now });
+      checkDraft(draft, now, id);
+      const rev = expectedRev + 1;
+      updateRow.run(...rowColumns(draft, rev), id);
+      return { ...draft, rev };
+    },
+  );
+
+  const bulkInsertTransaction = writer.transaction((records: RecordDraft[]) => {
+    for (const record of records) insertRow.run(record.id, ...rowColumns(record, 1));
+  });
+
+  return {
+    async create(build) {
+      return withWriteLock(() => createTransaction.immediate(build));
+    },
+
+    async get(id) {
+      const row = selectRow.get(id);
+      if (row === undefined) return undefined;
+      return {
+        id: row.id,
+        rev: row.rev,
+        ownerTokenHash: row.owner_token_hash,
+        modified: row.modified,
+        listed: row.listed === 1,
+        test: row.test === 1,
+        asset: JSON.parse(row.doc) as JsonObject,
+      };
+    },
+
+    async update(id, expectedRev, build) {
+      return withWriteLock(() => updateTransaction.immediate(id, expectedRev, build));
+    },
+
+    async list(query: ListQuery) {
+      const statement = feedStatements.get(feedKey(query.mode, query.descending, query.withAssets));
+      if (statement === undefined) throw new Error(`unknown listing mode ${String(query.mode)}`);
+      // Absent `after` means from the start (or the end): a bound beyond every stored value.
+      const after = query.after ?? (query.descending ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER);
+      const rows = statement.all(after, query.limit);
+      const listed: ListedRow[] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as FeedRow;
+        listed[i] =
+          row.doc === undefined
+            ? { id: row.id, modified: row.modified, dateModified: row.date_modified }
+            : {
+                id: row.id,
+                modified: row.modified,
+                dateModified: row.date_modified,
+                asset: JSON.parse(row.doc) as JsonObject,
+              };
+      }
+      return listed;
+    },
+
+    async bulkInsert(records) {
+      await withWriteLock(() => bulkInsertTransaction.immediate(records));
+    },
+
+    async ping() {
+      ping.get();
+    },
+
+    async close() {
+      writer.close();
+      db.close();
+    },
+  };
+}
+
+/**
+ * Runs a `BEGIN IMMEDIATE` transaction, retrying while another process holds the write lock. BEGIN is the
+ * only step that can meet the lock, and it fails before the transaction body runs, so a retry repeats nothing.
+ */
+async function withWriteLock<T>(transaction: () => T): Promise<T> {
+  const deadline = Date.now() + WRITE_WAIT_MS;
+  for (;;) {
+    try {
+      return transaction();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * MAX_RETRY_PAUSE_MS));
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  return error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY');
+}
+
+function feedKey(mode: ListMode, descending: boolean, withAssets: boolean): string {
+  return `${mode}:${descending ? 'desc' : 'asc'}:${withAssets ? 'docs' : 'ids'}`;
+}

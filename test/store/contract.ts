@@ -1,0 +1,333 @@
+/**
+ * What every AssetStore must do, written against the interface only so each store (embedded, MongoDB)
+ * runs the same suite: `describeStoreContract('mongo', () => openMongoStoreOnFreshDatabase())`.
+ * `open` must return a new, empty store on every call.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatDate, nowMicros } from '../../src/domain/dates.js';
+import type { AssetRecord, AssetStore, CreateStamp, ListMode, ListQuery } from '../../src/store/types.js';
+import { DRAFT_ZONE as ZONE, draftAt, type DraftShape } from './fixtures/drafts.js';
+
+const INTERNAL_FIELDS = ['rev', 'ownerTokenHash', 'modified', 'listed', 'test', '_id'];
+
+const ids = (records: { id: string }[]) => records.map((record) => record.id);
+
+function query(overrides: Partial<ListQuery> = {}): ListQuery {
+  return { descending: false, limit: 100, mode: 'all', withAssets: false, ...overrides };
+}
+
+export function describeStoreContract(name: string, open: () => Promise<AssetStore>): void {
+  describe(`AssetStore contract: ${name}`, () => {
+    let store: AssetStore;
+
+    beforeEach(async () => {
+      store = await open();
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    /** Creates a record and returns it with the stamp its build received. */
+    async function create(shape: DraftShape = {}): Promise<{ record: AssetRecord; stamp: CreateStamp }> {
+      let seen: CreateStamp | undefined;
+      const record = await store.create((stamp) => {
+        seen = stamp;
+        return draftAt(stamp, shape);
+      });
+      if (seen === undefined) throw new Error('create never called build');
+      return { record, stamp: seen };
+    }
+
+    describe('create', () => {
+      it('stores the built record with rev 1 and modified = the stamp', async () => {
+        const { record, stamp } = await create({ title: 'first' });
+        expect(record.rev).toBe(1);
+        expect(record.modified).toBe(stamp.now);
+        expect(record.asset.title).toBe('first');
+        expect(await store.get(record.id)).toEqual(record);
+      });
+
+      it('hands out stamps that are unique, increasing and close to the clock', async () => {
+        const before = nowMicros();
+        const stamps: number[] = [];
+        for (let i = 0; i < 50; i++) stamps.push((await create()).stamp.now);
+        for (let i = 1; i < stamps.length; i++) expect(stamps[i]!).toBeGreaterThan(stamps[i - 1]!);
+        expect(stamps[0]!).toBeGreaterThanOrEqual(before);
+        expect(stamps.at(-1)!).toBeLessThan(nowMicros() + 1_000_000);
+      });
+
+      it('hands out unique stamps to concurrent creates', async () => {
+        const created = await Promise.all(Array.from({ length: 30 }, () => create()));
+        expect(new Set(created.map((c) => c.record.modified)).size).toBe(30);
+      });
+
+      it('gives the day of the stamp in its zone', async () => {
+        const { stamp } = await create();
+        expect(formatDate(stamp.now, ZONE).slice(0, 10)).toBe(stamp.day);
+      });
+
+      it('numbers the day from 1 without gaps, also when a build throws', async () => {
+        const first = (await create()).stamp;
+        expect(first.dayIndex).toBe(1);
+        await expect(
+          store.create(() => {
+            throw new Error('validation failed inside build');
+          }),
+        ).rejects.toThrow('validation failed inside build');
+        const second = (await create()).stamp;
+        // A run across local midnight starts the next day at 1.
+        expect(second.dayIndex).toBe(second.day === first.day ? 2 : 1);
+        const third = (await create()).stamp;
+        expect(third.dayIndex).toBe(third.day === second.day ? second.dayIndex + 1 : 1);
+      });
+
+      it('leaves nothing behind when a build throws', async () => {
+        await expect(
+          store.create((stamp) => {
+            draftAt(stamp, { id: 'f'.repeat(32) });
+            throw new Error('refused');
+          }),
+        ).rejects.toThrow('refused');
+        expect(await store.get('f'.repeat(32))).toBeUndefined();
+        expect(await store.list(query())).toEqual([]);
+      });
+
+      it('numbers concurrent creates without gaps or repeats', async () => {
+        const created = await Promise.all(Array.from({ length: 25 }, () => create()));
+        const byDay = new Map<string, number[]>();
+        for (const { stamp } of created) byDay.set(stamp.day, [...(byDay.get(stamp.day) ?? []), stamp.dayIndex]);
+        // A fresh store: every day present (two if the run crosses local midnight) is numbered 1..n.
+        for (const indexes of byDay.values()) {
+          expect([...indexes].sort((a, b) => a - b)).toEqual(Array.from({ length: indexes.length }, (_, i) => i + 1));
+        }
+      });
+    });
+
+    describe('get', () => {
+      it('answers undefined for an unknown id', async () => {
+        expect(await store.get('0'.repeat(32))).toBeUndefined();
+      });
+
+      it('keeps the document exactly, nested values and Unicode included', async () => {
+        const record = await store.create((stamp) => {
+          const draft = draftAt(stamp);
+          draft.asset.title = '[ТЕСТУВАННЯ] Права вимоги — “лот” 🏦';
+          draft.asset.value = { amount: 100.5, currency: 'UAH', valueAddedTaxIncluded: true };
+          draft.asset.items = [{ quantity: 0.001, unit: { code: 'H87' } }, { description: null }];
+          return draft;
+        });
+        const read = await store.get(record.id);
+        expect(read?.asset).toEqual(record.asset);
+        expect(read?.asset.title).toBe('[ТЕСТУВАННЯ] Права вимоги — “лот” 🏦');
+      });
+
+      it('never puts internal fields inside the asset', async () => {
+        const { record } = await create();
+        const read = await store.get(record.id);
+        const [listed] = await store.list(query({ withAssets: true }));
+        for (const asset of [record.asset, read!.asset, listed!.asset!]) {
+          for (const field of INTERNAL_FIELDS) expect(asset).not.toHaveProperty(field);
+        }
+        expect(read).toMatchObject({ ownerTokenHash: 'a'.repeat(64), listed: true, test: false, rev: 1 });
+      });
+    });
+
+    describe('update', () => {
+      it('replaces the record, increments rev and stamps it later than before', async () => {
+        const { record } = await create({ listed: false });
+        const updated = await store.update(record.id, 1, (stamp) => {
+          const draft = draftAt(stamp, { id: record.id, title: 'renamed' });
+          return { ...draft, asset: { ...record.asset, title: 'renamed', dateModified: draft.asset.dateModified! } };
+        });
+        if (updated === 'conflict') throw new Error('unexpected conflict');
+        expect(updated.rev).toBe(2);
+        expect(updated.modified).toBeGreaterThan(record.modified);
+        expect(updated.listed).toBe(true);
+        expect(await store.get(record.id)).toEqual(updated);
+        expect((await store.get(record.id))?.asset.assetID).toBe(record.asset.assetID);
+      });
+
+      it('answers conflict for a stale rev and changes nothing', async () => {
+        const { record } = await create();
+        const first = await store.update(record.id, 1, (stamp) => draftAt(stamp, { id: record.id, title: 'v2' }));
+        expect(first).not.toBe('conflict');
+        let built = false;
+        const stale = await store.update(record.id, 1, (stamp) => {
+          built = true;
+          return draftAt(stamp, { id: record.id, title: 'stale' });
+        });
+        expect(stale).toBe('conflict');
+        expect(built).toBe(false);
+        expect(await store.get(record.id)).toEqual(first);
+      });
+
+      it('answers conflict for an id that does not exist', async () => {
+        const id = '1'.repeat(32);
+        expect(await store.update(id, 1, (stamp) => draftAt(stamp, { id }))).toBe('conflict');
+        expect(await store.get(id)).toBeUndefined();
+      });
+
+      it('lets exactly one of 20 concurrent updates with the same rev win', async () => {
+        const { record } = await create();
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            store.update(record.id, 1, (stamp) => draftAt(stamp, { id: record.id, title: `writer ${i}` })),
+          ),
+        );
+        const winners = results.filter((result): result is AssetRecord => result !== 'conflict');
+        expect(winners).toHaveLength(1);
+        expect(await store.get(record.id)).toEqual(winners[0]);
+        expect(winners[0]!.rev).toBe(2);
+      });
+
+      it('keeps the record where it was when the build throws', async () => {
+        const { record } = await create();
+        await expect(
+          store.update(record.id, 1, () => {
+            throw new Error('refused');
+          }),
+        ).rejects.toThrow('refused');
+        expect(await store.get(record.id)).toEqual(record);
+      });
+
+      it('moves the record in the feed to its new modified', async () => {
+        const a = (await create()).record;
+        const b = (await create()).record;
+        const moved = await store.update(a.id, 1, (stamp) => draftAt(stamp, { id: a.id }));
+        if (moved === 'conflict') throw new Error('unexpected conflict');
+        const rows = await store.list(query());
+        expect(rows.map((row) => [row.id, row.modified])).toEqual([
+          [b.id, b.modified],
+          [a.id, moved.modified],
+        ]);
+        expect(rows[1]!.dateModified).toBe(moved.asset.dateModified);
+      });
+    });
+
+    describe('list', () => {
+      /** Four kinds of record, two of each, created alternately so the kinds interleave in the feed. */
+      async function seedKinds(): Promise<Record<'real' | 'test' | 'draft' | 'testDraft', AssetRecord[]>> {
+        const kinds = { real: [] as AssetRecord[], test: [] as AssetRecord[], draft: [] as AssetRecord[], testDraft: [] as AssetRecord[] };
+        for (let round = 0; round < 2; round++) {
+          kinds.real.push((await create()).record);
+          kinds.draft.push((await create({ listed: false })).record);
+          kinds.test.push((await create({ test: true })).record);
+          kinds.testDraft.push((await create({ listed: false, test: true })).record);
+        }
+        return kinds;
+      }
+
+      it('is empty on an empty store', async () => {
+        expect(await store.list(query())).toEqual([]);
+        expect(await store.list(query({ descending: true, mode: 'test', withAssets: true }))).toEqual([]);
+      });
+
+      it('lists only listed records, filtered by mode, ascending by modified', async () => {
+        const kinds = await seedKinds();
+        const expected: Record<ListMode, AssetRecord[]> = {
+          real: kinds.real,
+          test: kinds.test,
+          all: [kinds.real[0]!, kinds.test[0]!, kinds.real[1]!, kinds.test[1]!],
+        };
+        for (const mode of ['real', 'test', 'all'] as const) {
+          const rows = await store.list(query({ mode }));
+          expect(ids(rows), mode).toEqual(ids(expected[mode]));
+          expect(rows).toEqual(
+            expected[mode].map((record) => ({
+              id: record.id,
+              modified: record.modified,
+              dateModified: record.asset.dateModified,
+            })),
+          );
+        }
+      });
+
+      it('lists descending', async () => {
+        const kinds = await seedKinds();
+        const rows = await store.list(query({ descending: true, mode: 'real' }));
+        expect(ids(rows)).toEqual(ids([...kinds.real].reverse()));
+      });
+
+      it('treats after as exclusive in both directions', async () => {
+        const records: AssetRecord[] = [];
+        for (let i = 0; i < 5; i++) records.push((await create()).record);
+        const middle = records[2]!.modified;
+        expect(ids(await store.list(query({ after: middle })))).toEqual(ids(records.slice(3)));
+        expect(ids(await store.list(query({ after: middle, descending: true })))).toEqual(
+          ids(records.slice(0, 2).reverse()),
+        );
+        expect(ids(await store.list(query({ after: middle + 1 })))).toEqual(ids(records.slice(3)));
+        expect(await store.list(query({ after: records[4]!.modified }))).toEqual([]);
+        expect(await store.list(query({ after: records[0]!.modified, descending: true }))).toEqual([]);
+        expect(ids(await store.list(query({ after: 0 })))).toEqual(ids(records));
+      });
+
+      it('stops at limit and pages through everything by after', async () => {
+        const records: AssetRecord[] = [];
+        for (let i = 0; i < 7; i++) records.push((await create()).record);
+        expect(ids(await store.list(query({ limit: 3 })))).toEqual(ids(records.slice(0, 3)));
+        expect(ids(await store.list(query({ limit: 3, descending: true })))).toEqual(ids(records.slice(4).reverse()));
+        const seen: string[] = [];
+        let after: number | undefined;
+        for (;;) {
+          const page = await store.list(query({ limit: 3, after }));
+          if (page.length === 0) break;
+          seen.push(...ids(page));
+          after = page.at(-1)!.modified;
+        }
+        expect(seen).toEqual(ids(records));
+      });
+
+      it('loads the documents only when asked', async () => {
+        const { record } = await create({ title: 'with document' });
+        const [bare] = await store.list(query());
+        expect(bare).not.toHaveProperty('asset');
+        const [full] = await store.list(query({ withAssets: true }));
+        expect(full).toEqual({
+          id: record.id,
+          modified: record.modified,
+          dateModified: record.asset.dateModified,
+          asset: record.asset,
+        });
+      });
+    });
+
+    describe('bulkInsert', () => {
+      it('inserts ready-made records that list, read and update like created ones', async () => {
+        const base = nowMicros() - 3_600_000_000;
+        const drafts = Array.from({ length: 500 }, (_, i) =>
+          draftAt({ now: base + i * 1000 }, { test: i % 5 === 0, listed: i % 7 !== 0 }),
+        );
+        await store.bulkInsert(drafts);
+        const listedReal = drafts.filter((draft) => draft.listed && !draft.test);
+        const rows = await store.list(query({ mode: 'real', limit: 1000 }));
+        expect(ids(rows)).toEqual(ids(listedReal));
+        expect(rows[0]!.dateModified).toBe(listedReal[0]!.asset.dateModified);
+        expect(await store.get(drafts[7]!.id)).toEqual({ ...drafts[7], rev: 1 });
+        const updated = await store.update(drafts[7]!.id, 1, (stamp) => draftAt(stamp, { id: drafts[7]!.id }));
+        expect(updated).not.toBe('conflict');
+      });
+
+      it('makes later writes stamp after the latest inserted modified, even one in the future', async () => {
+        const future = nowMicros() + 3_600_000_000;
+        await store.bulkInsert([draftAt({ now: future })]);
+        const { record } = await create();
+        expect(record.modified).toBe(future + 1);
+        const rows = await store.list(query());
+        expect(rows.at(-1)!.id).toBe(record.id);
+      });
+
+      it('accepts an empty batch', async () => {
+        await store.bulkInsert([]);
+        expect(await store.list(query())).toEqual([]);
+      });
+    });
+
+    describe('ping', () => {
+      it('resolves while the storage is reachable', async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+      });
+    });
+  });
+}

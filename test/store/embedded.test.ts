@@ -1,0 +1,216 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openEmbeddedStore } from '../../src/store/embedded.js';
+import type { AssetStore, ListedRow } from '../../src/store/types.js';
+import { describeStoreContract } from './contract.js';
+import { draftAt } from './fixtures/drafts.js';
+import type { WriterReport } from './fixtures/writer.js';
+
+const ZONE = 'Europe/Kyiv';
+const scratch = mkdtempSync(join(tmpdir(), 'registry-embedded-'));
+let dirCount = 0;
+
+function freshDir(): string {
+  return join(scratch, `store-${++dirCount}`);
+}
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describeStoreContract('embedded (SQLite)', async () => openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE }));
+
+describe('embedded store', () => {
+  it('creates the folder and keeps one WAL-mode file in it', async () => {
+    const dataDir = join(freshDir(), 'nested', 'deeper');
+    const store = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    await store.close();
+    const file = join(dataDir, 'registry.sqlite');
+    expect(existsSync(file)).toBe(true);
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('keeps records, revisions and day counters across close and reopen', async () => {
+    const dataDir = freshDir();
+    const first = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    let firstDay = '';
+    const created = await first.create((stamp) => {
+      firstDay = stamp.day;
+      return draftAt(stamp, { title: 'kept' });
+    });
+    const updated = await first.update(created.id, 1, (stamp) => draftAt(stamp, { id: created.id, title: 'kept too' }));
+    await first.close();
+
+    const reopened = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    expect(await reopened.get(created.id)).toEqual(updated);
+    const rows = await reopened.list({ descending: false, limit: 10, mode: 'all', withAssets: false });
+    expect(rows.map((row) => row.id)).toEqual([created.id]);
+    let next: { day: string; dayIndex: number } | undefined;
+    const second = await reopened.create((stamp) => {
+      next = stamp;
+      return draftAt(stamp);
+    });
+    expect(next!.dayIndex).toBe(next!.day === firstDay ? 2 : 1);
+    if (updated === 'conflict') throw new Error('unexpected conflict');
+    expect(second.modified).toBeGreaterThan(updated.modified);
+    await reopened.close();
+  });
+
+  it('refuses a draft whose modified is not the stamp it was given', async () => {
+    const store = openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE });
+    await expect(store.create((stamp) => ({ ...draftAt(stamp), modified: stamp.now - 1 }))).rejects.toThrow(
+      /write stamp/,
+    );
+    const record = await store.create((stamp) => draftAt(stamp));
+    expect(record.asset.assetID).toMatch(/-000001$/);
+    await expect(
+      store.update(record.id, 1, (stamp) => draftAt(stamp, { id: 'e'.repeat(32) })),
+    ).rejects.toThrow(/another id/);
+    expect(await store.get(record.id)).toEqual(record);
+    await store.close();
+  });
+
+  it('renders dateModified from modified when the document has none', async () => {
+    const store = openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE });
+    const draft = draftAt({ now: Date.UTC(2026, 10, 22, 10, 30, 17, 615) * 1000 + 196 });
+    delete draft.asset.dateModified;
+    await store.bulkInsert([draft]);
+    const [row] = await store.list({ descending: false, limit: 1, mode: 'all', withAssets: false });
+    expect(row?.dateModified).toBe('2026-11-22T12:30:17.615196+02:00');
+    await store.close();
+  });
+
+  it('refuses bulk records with a modified already taken, inserting none of the batch', async () => {
+    const store = openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE });
+    const taken = await store.create((stamp) => draftAt(stamp));
+    const fresh = draftAt({ now: taken.modified - 5 });
+    await expect(store.bulkInsert([fresh, draftAt({ now: taken.modified })])).rejects.toThrow(/UNIQUE/);
+    expect(await store.get(fresh.id)).toBeUndefined();
+    await store.close();
+  });
+});
+
+describe('embedded store shared by several processes', () => {
+  const writerScript = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
+  const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+  interface Writer {
+    ready: Promise<void>;
+    start: () => void;
+    report: Promise<WriterReport>;
+  }
+
+  /** Spawns a writer process; it opens the store, says `ready`, and writes once `start` is called. */
+  function spawnWriter(dataDir: string, count: number, label: string): Writer {
+    const child = spawn(process.execPath, ['--import', 'tsx', writerScript, dataDir, String(count), label], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let signalReady = () => {};
+    const ready = new Promise<void>((resolve) => (signalReady = resolve));
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.startsWith('ready\n')) signalReady();
+    });
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const report = new Promise<WriterReport>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code !== 0) reject(new Error(`writer ${label} exited with ${code}: ${err}`));
+        else resolve(JSON.parse(out.slice('ready\n'.length)) as WriterReport);
+      });
+    });
+    return { ready: Promise.race([ready, report.then(() => {})]), start: () => child.stdin.end('go\n'), report };
+  }
+
+  /**
+   * Follows the feed like a client: pages after the last seen `modified` until `done` and a page comes back
+   * empty. Also counts the rows it read while the writers were still at work.
+   */
+  async function followFeed(store: AssetStore, done: () => boolean): Promise<{ seen: ListedRow[]; seenWhileWriting: number }> {
+    const seen: ListedRow[] = [];
+    let seenWhileWriting = 0;
+    let after: number | undefined;
+    for (;;) {
+      const finished = done();
+      const page = await store.list({ after, descending: false, limit: 25, mode: 'all', withAssets: false });
+      seen.push(...page);
+      if (!finished) seenWhileWriting += page.length;
+      if (page.length > 0) after = page.at(-1)!.modified;
+      else if (finished) return { seen, seenWhileWriting };
+      // Let the writers' output and exit events through between pages.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+
+  it(
+    'gives unique modified in commit order, gap-free day numbers and a complete feed',
+    async () => {
+      const dataDir = freshDir();
+      const perWriter = 100;
+      const labels = ['a', 'b', 'c'];
+      // The writers open the new folder at the same time: creating the schema races too.
+      const spawned = labels.map((label) => spawnWriter(dataDir, perWriter, label));
+      await Promise.all(spawned.map((writer) => writer.ready));
+      const reader = openEmbeddedStore({ dataDir, timeZone: ZONE });
+      for (const writer of spawned) writer.start();
+      const writers = Promise.all(spawned.map((writer) => writer.report));
+      let writersDone = false;
+      void writers.then(
+        () => (writersDone = true),
+        () => (writersDone = true),
+      );
+      const { seen: feed, seenWhileWriting } = await followFeed(reader, () => writersDone);
+      const reports = await writers;
+      // The run proves something only if the writes overlapped each other and the reading.
+      expect(seenWhileWriting).toBeGreaterThan(0);
+      const writerOfStamp = new Map(reports.flatMap((report) => report.stamps.map((stamp) => [stamp, report.label])));
+      const writersInStampOrder = [...writerOfStamp.keys()].sort((x, y) => x - y).map((stamp) => writerOfStamp.get(stamp));
+      const switches = writersInStampOrder.filter((label, i) => i > 0 && label !== writersInStampOrder[i - 1]).length;
+      expect(switches).toBeGreaterThan(labels.length);
+
+      // Every process saw its own writes stamped later and later.
+      for (const report of reports) {
+        for (let i = 1; i < report.stamps.length; i++) expect(report.stamps[i]!).toBeGreaterThan(report.stamps[i - 1]!);
+      }
+
+      // Across processes no stamp repeats, and nothing was lost.
+      const allStamps = reports.flatMap((report) => report.stamps);
+      expect(new Set(allStamps).size).toBe(allStamps.length);
+      const created = reports.flatMap((report) => report.created);
+      expect(created).toHaveLength(labels.length * perWriter);
+      for (const report of reports) {
+        for (const [id, modified] of Object.entries(report.finalModified)) {
+          expect((await reader.get(id))?.modified).toBe(modified);
+        }
+      }
+
+      // Day numbers are 1..n per day, and they were handed out in the same (commit) order as the stamps.
+      const byDay = new Map<string, number[]>();
+      for (const entry of created) byDay.set(entry.day, [...(byDay.get(entry.day) ?? []), entry.dayIndex]);
+      for (const indexes of byDay.values()) {
+        expect([...indexes].sort((x, y) => x - y)).toEqual(Array.from({ length: indexes.length }, (_, i) => i + 1));
+      }
+      const byCounter = [...created].sort((x, y) => x.day.localeCompare(y.day) || x.dayIndex - y.dayIndex);
+      const byStamp = [...created].sort((x, y) => x.modified - y.modified);
+      expect(byCounter.map((entry) => entry.id)).toEqual(byStamp.map((entry) => entry.id));
+
+      // The follower saw every record at its final modified, and no modified twice.
+      const feedStamps = feed.map((row) => row.modified);
+      expect(new Set(feedStamps).size).toBe(feedStamps.length);
+      const seen = new Set(feed.map((row) => `${row.id}@${row.modified}`));
+      for (const report of reports) {
+        for (const [id, modified] of Object.entries(report.finalModified)) expect(seen).toContain(`${id}@${modified}`);
+      }
+      await reader.close();
+    },
+    120_000,
+  );
+});

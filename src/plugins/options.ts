@@ -18,7 +18,8 @@ export interface ResponseOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    responseOptions: ResponseOptions;
+    /** Null until the preHandler step: requests refused earlier are answered without options. */
+    responseOptions: ResponseOptions | null;
   }
 }
 
@@ -52,31 +53,25 @@ export function readOptions(query: unknown, body: unknown): ResponseOptions {
   };
 }
 
-const NO_OPTIONS: ResponseOptions = { pretty: false, jsonp: undefined, fields: undefined };
-
 function succeeded(reply: FastifyReply): boolean {
   return reply.statusCode < 400;
 }
 
 async function options(app: FastifyInstance): Promise<void> {
-  app.decorateRequest('responseOptions', null as unknown as ResponseOptions);
+  app.decorateRequest('responseOptions', null);
   app.setReplySerializer(compact);
-
-  app.addHook('onRequest', async (request) => {
-    request.responseOptions = NO_OPTIONS;
-  });
 
   app.addHook('preHandler', async (request: FastifyRequest) => {
     request.responseOptions = readOptions(request.query, request.body);
   });
 
   app.addHook('preSerialization', async (request, reply, payload) => {
-    if (request.responseOptions.pretty && succeeded(reply)) reply.serializer(pretty);
+    if (request.responseOptions?.pretty && succeeded(reply)) reply.serializer(pretty);
     return payload;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const callback = request.responseOptions.jsonp;
+    const callback = request.responseOptions?.jsonp;
     if (callback !== undefined && succeeded(reply) && typeof payload === 'string') {
       reply.header('content-type', 'application/javascript; charset=utf-8');
       // The comment prefix defeats content sniffing attacks on JSONP endpoints; U+2028/9 are not valid in older JS.

@@ -124,7 +124,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     'SELECT id, rev, owner_token_hash, modified, listed, test, doc FROM assets WHERE id = ?',
   );
   const selectRev = writer.prepare<[string], number>('SELECT rev FROM assets WHERE id = ?').pluck();
-  const ping = db.prepare('SELECT 1').pluck();
+  // Reads a page of the file, so a vanished or unreadable database shows.
+  const ping = db.prepare('SELECT count(*) FROM counters').pluck();
 
   // Every feed query, prepared up front: mode × direction × with or without documents.
   const feedStatements = new Map<string, Statement<[number, number], FeedRow>>();

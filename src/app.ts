@@ -30,7 +30,6 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     genReqId: requestId,
-    requestIdLogLabel: 'requestId',
     frameworkErrors,
     return503OnClosing: true,
   });

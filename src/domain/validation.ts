@@ -6,10 +6,11 @@
  * - `description` a list of messages for a plain field, an object keyed by sub-field for a nested object, and for
  *   a list of objects a list with one object per failing element (no index);
  * - an unknown key is the bare string `Rogue field` (at the top level, or under its key in a nested object);
- * - two stages, as in the original: "conversion" (unknown keys, types, choices, formats, limits) happens when the
- *   data is read, and a conversion error in a list element aborts the list, so the list's description is that
- *   element's error alone; "validation" (required fields and the rules between fields) runs only when conversion
- *   found nothing.
+ * - two stages, as in the original: "conversion" happens when the data is read (unknown keys, types, numbers
+ *   below their minimum, unparseable dates, malformed hashes), and a conversion error in a list element aborts
+ *   the list, so the list's description is that element's error alone; "validation" runs on the resulting asset
+ *   only when conversion found nothing (required fields, choices, code lists, e-mail and URL formats, lengths and
+ *   patterns, the rules between fields).
  *
  * `null` means "not sent" everywhere (the original drops fields equal to their default), so nulls are removed
  * before validating.
@@ -137,6 +138,16 @@ function message(error: ErrorObject): string {
   }
 }
 
+/** Formats checked while the value is read (schematics' to_native): the rest are validators of the model. */
+const CONVERSION_FORMATS = new Set(['date-time', 'iso-date-time', 'md5']);
+const CONVERSION_KEYWORDS = new Set(['type', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum']);
+
+function stageOf(error: ErrorObject): Finding['stage'] {
+  if (CONVERSION_KEYWORDS.has(error.keyword)) return 'conversion';
+  if (error.keyword === 'format' && CONVERSION_FORMATS.has(String(error.params.format))) return 'conversion';
+  return 'validation';
+}
+
 /** One finding: where (path of keys and list indices below `data`) and what (a message or an unknown key). */
 interface Finding {
   path: (string | number)[];
@@ -197,7 +208,7 @@ function findings(errors: readonly ErrorObject[], data: JsonValue): Finding[] {
       out.push({ path: [...path, last], message: text, rogue: false, stage: 'validation' });
       continue;
     }
-    out.push({ path, message: message(error), rogue: false, stage: 'conversion' });
+    out.push({ path, message: message(error), rogue: false, stage: stageOf(error) });
   }
   return out;
 }
@@ -267,9 +278,11 @@ function run(validate: ValidateFunction, input: unknown): Finding[] {
 }
 
 /**
- * The "conversion" stage of POST and PATCH `data`: unknown keys, wrong types, bad choices and codes, amounts,
- * malformed emails, URLs, dates and hashes. No required-field checks (PATCH data is partial); `status` may be any
- * string here.
+ * The "conversion" stage of POST and PATCH `data`, before the caller drops what the role may not write: unknown
+ * keys, wrong types, amounts below their minimum, unparseable dates and malformed `relatedLot`. Nothing that
+ * needs the whole asset (PATCH data is partial) and no choices or code lists: as in the original, those are
+ * judged by `checkAsset` on the fields that were kept, so a bad value in a field the role may not write is
+ * ignored with the field.
  */
 export function checkInput(data: unknown): ErrorEntry[] {
   const conversion = run(validateInput, data).filter((finding) => finding.stage === 'conversion');
@@ -277,9 +290,10 @@ export function checkInput(data: unknown): ErrorEntry[] {
 }
 
 /**
- * The complete resulting asset (after defaults or the merge): everything `checkInput` checks, then, when that
- * found nothing, the required fields, `assetType` being `claimRights`, a contact point's email or telephone and
- * `relatedLot` while active.
+ * The complete resulting asset (after defaults or the merge): the conversion checks of `checkInput`, then, when
+ * they found nothing, the validation: required fields (nested ones too), `assetType` being `claimRights`,
+ * choices, the CAV, Rec 20, ISO 4217 and registration agency code lists, e-mail and URL formats, lengths, a
+ * contact point's email or telephone and `relatedLot` while active.
  */
 export function checkAsset(asset: JsonObject): ErrorEntry[] {
   const found = run(validateComplete, asset);

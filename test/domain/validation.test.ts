@@ -157,7 +157,21 @@ describe('unknown fields', () => {
   });
 });
 
-describe('conversion messages', () => {
+/** `patch` merged into `target`: objects deep-merge, anything else replaces. */
+function merged(target: JsonObject, patch: JsonObject): JsonObject {
+  const out: JsonObject = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    const current = out[key];
+    out[key] = isObject(current) && isObject(value) ? merged(current, value) : value;
+  }
+  return out;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+describe('conversion: checked on the data as sent', () => {
   const cases: [string, JsonObject, unknown][] = [
     ['a mapping expected', { value: 'abc' }, ['Please use a mapping for this field or Value instance instead of unicode.']],
     ['a mapping expected (list given)', { assetCustodian: [] }, ['Please use a mapping for this field or Organization instance instead of list.']],
@@ -171,6 +185,21 @@ describe('conversion messages', () => {
     ['value.amount below 0', { value: { amount: -1 } }, { amount: ['Value should be greater than 0.'] }],
     ['debt amount below 0', { debt: { value: { amount: -0.01 } } }, { value: { amount: ['Value should be greater than 0.'] } }],
     ['debt currency amount below 0', { debt: { debtCurrencyValue: { amount: -5 } } }, { debtCurrencyValue: { amount: ['Value should be greater than 0.'] } }],
+    ['date-time', { debt: { dateSigned: 'yesterday' } }, { dateSigned: ['Could not parse yesterday. Should be ISO8601.'] }],
+    ['relatedLot length', { relatedLot: 'abc' }, ['Hash value is wrong length.']],
+    ['relatedLot hex', { relatedLot: 'z'.repeat(32) }, ['Hash value is not hexadecimal.']],
+  ];
+  for (const [what, data, description] of cases) {
+    it(what, () => {
+      const [name] = Object.keys(data);
+      expect(checkInput(data)).toEqual([body(name as string, description)]);
+      expect(checkAsset(merged(transcriptAsset(), data))).toEqual([body(name as string, description)]);
+    });
+  }
+});
+
+describe('validation: checked on the resulting asset only', () => {
+  const cases: [string, JsonObject, unknown][] = [
     ['debtorType', { debt: { debtorType: 'robot' } }, { debtorType: ["Value must be one of ['naturalPerson', 'legalPerson']."] }],
     ['debt value currency', { debt: { value: { amount: 1, currency: 'USD' } } }, { value: { currency: ["Value must be one of ['UAH']."] } }],
     ['classification scheme', { classification: { scheme: 'CPV' } }, { scheme: ["Value must be one of ['CAV']."] }],
@@ -178,62 +207,50 @@ describe('conversion messages', () => {
     ['email', { assetCustodian: { contactPoint: { email: 'not-an-email' } } }, { contactPoint: { email: ['Not a well formed email address.'] } }],
     ['url', { assetCustodian: { identifier: { uri: 'not a url' } } }, { identifier: { uri: ['Not a well formed URL.'] } }],
     ['contact url', { assetCustodian: { contactPoint: { url: 'www' } } }, { contactPoint: { url: ['Not a well formed URL.'] } }],
-    ['date-time', { debt: { dateSigned: 'yesterday' } }, { dateSigned: ['Could not parse yesterday. Should be ISO8601.'] }],
-    ['relatedLot length', { relatedLot: 'abc' }, ['Hash value is wrong length.']],
-    ['relatedLot hex', { relatedLot: 'z'.repeat(32) }, ['Hash value is not hexadecimal.']],
     ['title length', { title: 'x'.repeat(2001) }, ['String value is too long.']],
     ['list length', { additionalClassifications: Array.from({ length: 101 }, () => ({ scheme: 's', id: 'i', description: 'd' })) }, ['Please provide no more than 100 items.']],
+    ['CAV id', { classification: { id: '99999999-9' } }, { id: ['Value must be a code of the CAV classifier (see the list of CAV codes).'] }],
+    ['currency', { value: { currency: 'ABC' } }, { currency: ['Value must be an ISO 4217 currency code, such as UAH.'] }],
+    ['debt currency', { debt: { debtCurrencyValue: { amount: 1, currency: 'usd' } } }, { debtCurrencyValue: { currency: ['Value must be an ISO 4217 currency code, such as UAH.'] } }],
+    ['identifier scheme', { assetCustodian: { identifier: { scheme: 'UA-XYZ' } } }, { identifier: { scheme: ['Value must be an organisation registration agency code, such as UA-EDR.'] } }],
   ];
   for (const [what, data, description] of cases) {
     it(what, () => {
       const [name] = Object.keys(data);
-      expect(checkInput(data)).toEqual([body(name as string, description)]);
+      expect(checkInput(data)).toEqual([]);
+      expect(checkAsset(merged(transcriptAsset(), data))).toEqual([body(name as string, description)]);
     });
   }
 });
 
 describe('code lists', () => {
-  it('refuses a CAV id outside the classifier with one message naming the list', () => {
-    expect(checkInput({ classification: { scheme: 'CAV', id: '99999999-9' } })).toEqual([
-      body('classification', { id: ['Value must be a code of the CAV classifier (see the list of CAV codes).'] }),
-    ]);
-  });
-
   it('refuses the transcript as it was: CAV codes are not Rec 20 unit codes', () => {
     const unitMessage = ['Value must be a UN/CEFACT Recommendation 20 unit code, such as H87.'];
-    const errors = byName(checkInput(transcriptAsset('39513200-3', '44617100-9')));
-    expect(Object.keys(errors).sort()).toEqual(['items', 'unit']);
-    expect(errors.unit).toEqual(body('unit', { code: unitMessage }));
-    // Two failing elements, one conversion error reported: the first element's, unwrapped.
-    expect(errors.items).toEqual(body('items', { unit: { code: unitMessage } }));
-  });
-
-  it('refuses an unknown currency and an unknown identifier scheme', () => {
-    expect(checkInput({ value: { amount: 1, currency: 'ABC' } })).toEqual([
-      body('value', { currency: ['Value must be an ISO 4217 currency code, such as UAH.'] }),
-    ]);
-    expect(checkInput({ debt: { debtCurrencyValue: { amount: 1, currency: 'usd' } } })).toEqual([
-      body('debt', { debtCurrencyValue: { currency: ['Value must be an ISO 4217 currency code, such as UAH.'] } }),
-    ]);
-    expect(checkInput({ assetCustodian: { identifier: { scheme: 'UA-XYZ', id: '1' } } })).toEqual([
-      body('assetCustodian', { identifier: { scheme: ['Value must be an organisation registration agency code, such as UA-EDR.'] } }),
-    ]);
+    expect(checkInput(transcriptAsset('39513200-3', '44617100-9'))).toEqual([]);
+    expect(byName(checkAsset(transcriptAsset('39513200-3', '44617100-9')))).toEqual({
+      unit: body('unit', { code: unitMessage }),
+      items: body('items', [{ unit: { code: unitMessage } }, { unit: { code: unitMessage } }]),
+    });
   });
 
   it('accepts codes from each list', () => {
-    expect(checkInput({ unit: { code: 'MTK' }, value: { amount: 1, currency: 'EUR' } })).toEqual([]);
-    expect(checkInput({ assetCustodian: { identifier: { scheme: 'GB-COH', id: '1' } } })).toEqual([]);
-    expect(checkInput({ classification: { scheme: 'CAV', id: '04000000-8', description: 'd' } })).toEqual([]);
+    const asset = merged(transcriptAsset(), {
+      unit: { code: 'MTK' },
+      value: { currency: 'EUR' },
+      classification: { id: '04000000-8' },
+      assetCustodian: { identifier: { scheme: 'GB-COH' } },
+    });
+    expect(checkAsset(asset)).toEqual([]);
   });
 });
 
 describe('shapes', () => {
   it('gives one entry per top-level field, with every sub-field under it', () => {
-    const errors = checkInput({ value: { amount: 0, currency: 'ABC', extra: 1 }, title: 5 });
+    const errors = checkInput({ value: { amount: 0, valueAddedTaxIncluded: 'no', extra: 1 }, title: 5 });
     expect(byName(errors)).toEqual({
       value: body('value', {
         amount: ['Value should be greater than 0.'],
-        currency: ['Value must be an ISO 4217 currency code, such as UAH.'],
+        valueAddedTaxIncluded: ['Must be either true or false.'],
         extra: 'Rogue field',
       }),
       title: body('title', ["Couldn't interpret '5' as string."]),
@@ -255,6 +272,15 @@ describe('shapes', () => {
         { description: ['This field is required.'], address: { countryName: ['This field is required.'] } },
       ]),
     ]);
+  });
+
+  it('reports choices and required fields together, as one validation', () => {
+    const asset = merged(transcriptAsset(), { debt: { debtorType: 'robot' } });
+    delete asset.title;
+    expect(byName(checkAsset(asset))).toEqual({
+      debt: body('debt', { debtorType: ["Value must be one of ['naturalPerson', 'legalPerson']."] }),
+      title: body('title', ['This field is required.']),
+    });
   });
 });
 

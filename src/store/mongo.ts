@@ -1,0 +1,590 @@
+/**
+ * The MongoDB store (production: a replica set). One document per asset in `assets`, counters and the shared
+ * clock in `counters`. Works without transactions; see docs/feed-completeness.md for why the feed never skips.
+ *
+ * The clock document `{ _id: 'clock', t, v, inflight: [{ t, exp }] }` is the one clock of every node:
+ * - a write takes a tick `t' = max(now, t + 1)` and records it in `inflight` with a lease expiry, in ONE
+ *   single-document update (atomic on MongoDB); `now` is the database's clock (`$$NOW`, or `hello.localTime`
+ *   on servers without update pipelines), with the node's microsecond digits inside the database's millisecond;
+ * - it writes the asset (write concern majority) with `modified = t'`, then removes its tick;
+ * - a feed reader reads the clock first and lists only `modified < min(unexpired inflight ticks)` (or `<= t`
+ *   when nothing is in flight), so it never passes a tick that has yet to commit.
+ */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  MongoClient,
+  MongoServerError,
+  type ClientSession,
+  type Collection,
+  type Db,
+  type IndexDescription,
+} from 'mongodb';
+import { dayOf, formatDate } from '../domain/dates.js';
+import { ApiError } from '../domain/errors.js';
+import type { JsonObject } from '../domain/json.js';
+import type {
+  AssetRecord,
+  AssetStore,
+  CreateStamp,
+  ListQuery,
+  ListedRow,
+  RecordDraft,
+  WriteStamp,
+} from './types.js';
+
+/** How long a tick may stay in flight before readers ignore it (a crashed writer). Database-clock ms. */
+export const LEASE_MS = 30_000;
+/** A writer starts its asset write only with at least this much of its lease left (local monotonic time). */
+const WRITE_MARGIN_MS = 15_000;
+/** Bounds the asset write itself (server-side wait for the majority), well inside the margin. */
+const WRITE_TIMEOUT_MS = 10_000;
+/** How long a finished writer waits for earlier ticks before answering anyway. */
+const WAIT_EARLIER_MAX_MS = 5_000;
+const MAX_ATTEMPTS = 20;
+const BULK_BATCH = 1000;
+const CLOCK_ID = 'clock';
+
+/** The feed (unique: every `modified` is), the listing filters, and the assetID numbers (unique). */
+export const ASSET_INDEXES = [
+  { key: { modified: 1 }, name: 'feed', unique: true },
+  { key: { listed: 1, test: 1, modified: 1 }, name: 'listing' },
+  { key: { listed: 1, modified: 1 }, name: 'listing_all' },
+  { key: { counterKey: 1 }, name: 'asset_id_counter', unique: true },
+] as const satisfies IndexDescription[];
+
+export type ClockMode = 'pipeline' | 'cas';
+
+export interface MongoStoreOptions {
+  uri: string;
+  timeZone: string;
+  /** How ticks are taken; `auto` (default) uses an update pipeline with `$$NOW` when the server has one. */
+  clock?: 'auto' | ClockMode;
+}
+
+/** The store adds `modified`-ordering and counter internals; `asset` is the public document. */
+interface AssetDoc {
+  _id: string;
+  rev: number;
+  ownerTokenHash: string;
+  modified: number;
+  listed: boolean;
+  test: boolean;
+  /** The served `dateModified` string, for listings without the document. */
+  dateModified: string;
+  /** `YYYY-MM-DD#index` of the assetID counter (`bulk#<id>` for bulk inserts): unique, catches double numbers. */
+  counterKey: string;
+  asset: JsonObject;
+}
+
+interface Tick {
+  t: number;
+  /** Lease expiry, database-clock milliseconds since the epoch. */
+  exp: number;
+}
+
+interface ClockDoc {
+  _id: string;
+  t: number;
+  v: number;
+  /** May be missing: some servers (FerretDB) drop an empty array given to $setOnInsert. */
+  inflight?: Tick[];
+  now?: Date;
+}
+
+interface CounterDoc {
+  _id: string;
+  n: number;
+  spare?: number[];
+}
+
+interface HeldTick {
+  entry: Tick;
+  /** Local monotonic deadline (performance.now()) after which the asset write must not start. */
+  deadline: number;
+}
+
+/** The database named in the URI's path, `registry` when none. */
+export function databaseName(uri: string): string {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/?]*\/([^?]*)/.exec(uri);
+  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
+  return name || 'registry';
+}
+
+export function busyError(): ApiError {
+  return ApiError.one(503, 'body', 'data', 'The storage is busy, please retry.');
+}
+
+/** Errors after which the write certainly did not happen (so its tick may be released at once). */
+function isDuplicateKey(error: unknown): error is MongoServerError {
+  return error instanceof MongoServerError && error.code === 11000;
+}
+
+/** The database's clock, ms, as `hello` reports it (servers without `$$NOW` in updates). */
+async function helloTime(db: Db): Promise<number> {
+  const hello = await db.command({ hello: 1 });
+  const t = hello.localTime;
+  if (t instanceof Date) return t.getTime();
+  throw new Error('the server reports no localTime in hello');
+}
+
+/** A µs moment inside the database's millisecond `dbMs`, with the node's digits when they fall inside it. */
+function withinMillisecond(dbMs: number, nodeMicros: number): number {
+  return Math.min(Math.max(nodeMicros, dbMs * 1000), dbMs * 1000 + 999);
+}
+
+function nodeMicros(): number {
+  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
+}
+
+export async function openMongoStore(options: MongoStoreOptions): Promise<AssetStore & { clockMode: ClockMode }> {
+  const client = new MongoClient(options.uri, {
+    writeConcern: { w: 'majority', wtimeoutMS: WRITE_TIMEOUT_MS },
+    readConcern: { level: 'majority' },
+    readPreference: 'primary',
+  });
+  await client.connect();
+  try {
+    const db = client.db(databaseName(options.uri));
+    const store = new MongoStore(client, db, options.timeZone);
+    await store.init(options.clock ?? 'auto');
+    return store;
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+class MongoStore implements AssetStore {
+  readonly assets: Collection<AssetDoc>;
+  readonly counters: Collection<ClockDoc | CounterDoc>;
+  clockMode: ClockMode = 'cas';
+
+  constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+    private readonly timeZone: string,
+  ) {
+    this.assets = db.collection<AssetDoc>('assets');
+    this.counters = db.collection<ClockDoc | CounterDoc>('counters');
+  }
+
+  private get clock(): Collection<ClockDoc> {
+    return this.counters as unknown as Collection<ClockDoc>;
+  }
+
+  private get dayCounters(): Collection<CounterDoc> {
+    return this.counters as unknown as Collection<CounterDoc>;
+  }
+
+  async init(mode: 'auto' | ClockMode): Promise<void> {
+    // One index per command, only the missing ones: FerretDB 1.24 drops the connection when one
+    // createIndexes command names several indexes that already exist.
+    const existing = new Set((await this.assets.indexes().catch(() => [])).map((index) => index.name));
+    for (const spec of ASSET_INDEXES) {
+      if (!existing.has(spec.name)) await this.assets.createIndexes([spec]);
+    }
+    await this.clock.updateOne(
+      { _id: CLOCK_ID },
+      { $setOnInsert: { t: 0, v: 0, inflight: [] } },
+      { upsert: true },
+    );
+    // Records written around the store (restores, imports) still push the clock past them.
+    const latest = await this.assets.find({}, { projection: { modified: 1 }, sort: { modified: -1 }, limit: 1 }).next();
+    if (latest) await this.clock.updateOne({ _id: CLOCK_ID }, { $max: { t: latest.modified }, $inc: { v: 1 } });
+
+    if (mode === 'auto') {
+      try {
+        await this.clock.updateOne({ _id: CLOCK_ID }, [{ $set: { now: '$$NOW' } }]);
+        this.clockMode = 'pipeline';
+      } catch (error) {
+        if (!(error instanceof MongoServerError)) throw error;
+        this.clockMode = 'cas'; // e.g. FerretDB 1.x: no update pipelines
+      }
+    } else {
+      this.clockMode = mode;
+    }
+  }
+
+  // ---------------------------------------------------------------- the clock
+
+  private async takeTick(): Promise<HeldTick> {
+    return this.clockMode === 'pipeline' ? this.takeTickPipeline() : this.takeTickCas();
+  }
+
+  /** One atomic update: t = max(now, t + 1), expired leases dropped, the new lease pushed. */
+  private async takeTickPipeline(): Promise<HeldTick> {
+    const sent = performance.now();
+    const node = nodeMicros();
+    const nowMs = { $toLong: '$now' };
+    const doc = await this.clock.findOneAndUpdate(
+      { _id: CLOCK_ID },
+      [
+        { $set: { now: '$$NOW' } },
+        {
+          $set: {
+            t: {
+              $max: [
+                { $min: [{ $max: [node, { $multiply: [nowMs, 1000] }] }, { $add: [{ $multiply: [nowMs, 1000] }, 999] }] },
+                { $add: ['$t', 1] },
+              ],
+            },
+          },
+        },
+        {
+          $set: {
+            v: { $add: ['$v', 1] },
+            inflight: {
+              $concatArrays: [
+                { $filter: { input: { $ifNull: ['$inflight', []] }, cond: { $gt: ['$$this.exp', nowMs] } } },
+                [{ t: '$t', exp: { $add: [nowMs, LEASE_MS] } }],
+              ],
+            },
+          },
+        },
+      ],
+      { returnDocument: 'after' },
+    );
+    if (!doc) throw new Error('the clock document is missing');
+    const entry = (doc.inflight ?? []).find((tick) => tick.t === doc.t);
+    if (!entry) throw new Error('the clock lost the tick it just handed out');
+    return { entry: { t: Number(entry.t), exp: Number(entry.exp) }, deadline: sent + LEASE_MS - WRITE_MARGIN_MS };
+  }
+
+  /** Compare-and-set on the clock's version, for servers without update pipelines. */
+  private async takeTickCas(): Promise<HeldTick> {
+    for (let attempt = 0; ; attempt++) {
+      const sent = performance.now();
+      const dbMs = await helloTime(this.db);
+      const current = await this.clock.findOne({ _id: CLOCK_ID });
+      if (!current) throw new Error('the clock document is missing');
+      const t = Math.max(withinMillisecond(dbMs, nodeMicros()), current.t + 1);
+      const entry: Tick = { t, exp: dbMs + LEASE_MS };
+      const live = (current.inflight ?? []).filter((tick) => tick.exp > dbMs);
+      const result = await this.clock.updateOne(
+        { _id: CLOCK_ID, v: current.v },
+        { $set: { t, inflight: [...live, entry] }, $inc: { v: 1 } },
+      );
+      if (result.matchedCount === 1) return { entry, deadline: sent + LEASE_MS - WRITE_MARGIN_MS };
+      if (attempt > 1000) throw busyError();
+      if (attempt > 3) await sleep(Math.random() * Math.min(attempt, 20));
+    }
+  }
+
+  /** Removes the tick (and, with pipelines, expired ones); answers the live ticks earlier than it. */
+  private async releaseTick(entry: Tick): Promise<Tick[]> {
+    if (this.clockMode === 'pipeline') {
+      const nowMs = { $toLong: '$now' };
+      const doc = await this.clock.findOneAndUpdate(
+        { _id: CLOCK_ID },
+        [
+          { $set: { now: '$$NOW' } },
+          {
+            $set: {
+              v: { $add: ['$v', 1] },
+              inflight: {
+                $filter: {
+                  input: { $ifNull: ['$inflight', []] },
+                  cond: { $and: [{ $ne: ['$$this.t', entry.t] }, { $gt: ['$$this.exp', nowMs] }] },
+                },
+              },
+            },
+          },
+        ],
+        { returnDocument: 'after' },
+      );
+      return (doc?.inflight ?? []).filter((tick) => tick.t < entry.t);
+    }
+    const doc = await this.clock.findOneAndUpdate(
+      { _id: CLOCK_ID },
+      { $pull: { inflight: entry }, $inc: { v: 1 } },
+      { returnDocument: 'after' },
+    );
+    const earlier = (doc?.inflight ?? []).filter((tick) => tick.t < entry.t);
+    if (earlier.length === 0) return earlier;
+    const dbMs = await helloTime(this.db);
+    return earlier.filter((tick) => tick.exp > dbMs);
+  }
+
+  /** The clock as a reader sees it: its value, the live ticks and the database's time. */
+  private async readClock(session?: ClientSession): Promise<{ t: number; live: Tick[] }> {
+    let doc: ClockDoc | null;
+    let dbMs: number;
+    if (this.clockMode === 'pipeline') {
+      doc = (await this.clock
+        .aggregate<ClockDoc>([{ $match: { _id: CLOCK_ID } }, { $set: { now: '$$NOW' } }], session ? { session } : {})
+        .next()) as ClockDoc | null;
+      dbMs = doc?.now instanceof Date ? doc.now.getTime() : Date.now();
+    } else {
+      doc = await this.clock.findOne({ _id: CLOCK_ID }, session ? { session } : {});
+      dbMs = doc && (doc.inflight ?? []).length > 0 ? await helloTime(this.db) : 0;
+    }
+    if (!doc) throw new Error('the clock document is missing');
+    return { t: Number(doc.t), live: (doc.inflight ?? []).filter((tick) => tick.exp > dbMs) };
+  }
+
+  /**
+   * After its own tick is released, a writer waits (bounded) until no earlier tick is in flight, so that
+   * its change is in the listing by the time its response is sent.
+   */
+  private async finish(entry: Tick): Promise<void> {
+    let earlier = await this.releaseTick(entry);
+    const started = performance.now();
+    let pause = 1;
+    while (earlier.length > 0 && performance.now() - started < WAIT_EARLIER_MAX_MS) {
+      await sleep(pause);
+      pause = Math.min(pause * 2, 25);
+      earlier = (await this.readClock()).live.filter((tick) => tick.t < entry.t);
+    }
+  }
+
+  /** Gives the tick back when nothing was written; never throws over the original failure. */
+  private async abandon(entry: Tick): Promise<void> {
+    try {
+      await this.releaseTick(entry);
+    } catch {
+      // The lease expires on its own.
+    }
+  }
+
+  private checkLease(held: HeldTick): void {
+    if (performance.now() > held.deadline) throw busyError();
+  }
+
+  // ---------------------------------------------------------------- the assetID counter
+
+  private async takeIndex(day: string): Promise<number> {
+    const key = `assetID:${day}`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const spare = await this.dayCounters.findOneAndUpdate(
+          { _id: key, 'spare.0': { $exists: true } },
+          { $pop: { spare: -1 } },
+          { returnDocument: 'before' },
+        );
+        const reused = spare?.spare?.[0];
+        if (reused !== undefined) return reused;
+        const doc = await this.dayCounters.findOneAndUpdate(
+          { _id: key },
+          { $inc: { n: 1 } },
+          { upsert: true, returnDocument: 'after' },
+        );
+        if (!doc) throw new Error('the day counter is missing');
+        return doc.n;
+      } catch (error) {
+        // Two first-of-the-day upserts may race on the _id (MongoDB retries that itself; others may not).
+        if (!isDuplicateKey(error) || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  /** Returns an unused number: the counter steps back when it is the last one, else it is kept as a spare. */
+  private async giveBackIndex(day: string, index: number): Promise<void> {
+    const key = `assetID:${day}`;
+    try {
+      const back = await this.dayCounters.updateOne({ _id: key, n: index }, { $inc: { n: -1 } });
+      if (back.matchedCount === 0) await this.dayCounters.updateOne({ _id: key }, { $push: { spare: index } });
+    } catch {
+      // At worst a gap; the caller reports the original failure.
+    }
+  }
+
+  // ---------------------------------------------------------------- AssetStore
+
+  async create(build: (stamp: CreateStamp) => RecordDraft): Promise<AssetRecord> {
+    for (let attempt = 1; ; attempt++) {
+      const held = await this.takeTick();
+      const now = held.entry.t;
+      const day = dayOf(now, this.timeZone);
+      let dayIndex: number;
+      let draft: RecordDraft;
+      try {
+        dayIndex = await this.takeIndex(day);
+      } catch (error) {
+        await this.abandon(held.entry);
+        throw error;
+      }
+      try {
+        draft = build({ now, day, dayIndex });
+        this.checkLease(held);
+      } catch (error) {
+        await this.giveBackIndex(day, dayIndex);
+        await this.abandon(held.entry);
+        throw error;
+      }
+      const record: AssetRecord = { ...draft, modified: now, rev: 1 };
+      const counterKey = `${day}#${dayIndex}`;
+      try {
+        await this.assets.insertOne(this.toDoc(record, counterKey));
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error; // outcome unknown: the tick stays in flight until its lease ends
+        const clash = await this.whichDuplicate(error, record, counterKey);
+        if (clash !== 'counter') await this.giveBackIndex(day, dayIndex);
+        await this.abandon(held.entry);
+        // A clash on modified or on the day number can only come from a server whose single-document
+        // updates are not atomic (FerretDB); take a fresh tick and number.
+        if (clash === 'id' || attempt >= MAX_ATTEMPTS) throw error;
+        continue;
+      }
+      await this.finish(held.entry);
+      return record;
+    }
+  }
+
+  private async whichDuplicate(
+    error: MongoServerError,
+    record: AssetRecord,
+    counterKey: string,
+  ): Promise<'id' | 'modified' | 'counter'> {
+    const pattern = error.keyPattern as Record<string, unknown> | undefined;
+    if (pattern) {
+      if ('counterKey' in pattern) return 'counter';
+      if ('modified' in pattern) return 'modified';
+      return 'id';
+    }
+    if (await this.assets.findOne({ counterKey }, { projection: { _id: 1 } })) return 'counter';
+    if (await this.assets.findOne({ modified: record.modified }, { projection: { _id: 1 } })) return 'modified';
+    return 'id';
+  }
+
+  async get(id: string): Promise<AssetRecord | undefined> {
+    const doc = await this.assets.findOne({ _id: id });
+    return doc ? this.toRecord(doc) : undefined;
+  }
+
+  async update(
+    id: string,
+    expectedRev: number,
+    build: (stamp: WriteStamp) => RecordDraft,
+  ): Promise<AssetRecord | 'conflict'> {
+    for (let attempt = 1; ; attempt++) {
+      // A stale rev is answered before any tick or build; the compare-and-set below still decides races.
+      if (!(await this.assets.findOne({ _id: id, rev: expectedRev }, { projection: { _id: 1 } }))) return 'conflict';
+      const held = await this.takeTick();
+      const now = held.entry.t;
+      let draft: RecordDraft;
+      try {
+        draft = build({ now });
+        this.checkLease(held);
+      } catch (error) {
+        await this.abandon(held.entry);
+        throw error;
+      }
+      const record: AssetRecord = { ...draft, id, modified: now, rev: expectedRev + 1 };
+      let matched: number;
+      try {
+        const result = await this.assets.updateOne(
+          { _id: id, rev: expectedRev },
+          {
+            $set: {
+              rev: record.rev,
+              ownerTokenHash: record.ownerTokenHash,
+              modified: now,
+              listed: record.listed,
+              test: record.test,
+              dateModified: this.dateModifiedOf(record),
+              asset: record.asset,
+            },
+          },
+        );
+        matched = result.matchedCount;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error; // outcome unknown: the tick stays in flight until its lease ends
+        await this.abandon(held.entry);
+        if (attempt >= MAX_ATTEMPTS) throw error;
+        continue; // a clash on modified: only on servers whose updates are not atomic (FerretDB)
+      }
+      if (matched === 0) {
+        await this.abandon(held.entry);
+        return 'conflict';
+      }
+      await this.finish(held.entry);
+      return record;
+    }
+  }
+
+  async list(query: ListQuery): Promise<ListedRow[]> {
+    // One causally consistent session: the asset read sees at least what the clock read saw.
+    const session = this.client.startSession({ causalConsistency: true });
+    try {
+      const clock = await this.readClock(session);
+      const bound = clock.live.length > 0 ? Math.min(...clock.live.map((tick) => Number(tick.t))) - 1 : clock.t;
+      const range: Record<string, number> = { $lte: bound };
+      if (query.after !== undefined) range[query.descending ? '$lt' : '$gt'] = query.after;
+      const filter: Record<string, unknown> = { listed: true, modified: range };
+      if (query.mode === 'real') filter.test = false;
+      else if (query.mode === 'test') filter.test = true;
+      const projection: Record<string, 1> = { modified: 1, dateModified: 1 };
+      if (query.withAssets) projection.asset = 1;
+      const docs = await this.assets
+        .find(filter, {
+          projection,
+          sort: { modified: query.descending ? -1 : 1 },
+          limit: query.limit,
+          session,
+        })
+        .toArray();
+      return docs.map((doc) => {
+        const row: ListedRow = { id: doc._id, modified: Number(doc.modified), dateModified: doc.dateModified };
+        if (query.withAssets) row.asset = doc.asset;
+        return row;
+      });
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  async bulkInsert(records: RecordDraft[]): Promise<void> {
+    if (records.length === 0) return;
+    let max = -Infinity;
+    for (let i = 0; i < records.length; i += BULK_BATCH) {
+      const docs = records.slice(i, i + BULK_BATCH).map((draft) => {
+        if (draft.modified > max) max = draft.modified;
+        return this.toDoc({ ...draft, rev: 1 }, `bulk#${draft.id}`);
+      });
+      await this.assets.insertMany(docs, { ordered: true });
+    }
+    await this.clock.updateOne({ _id: CLOCK_ID }, { $max: { t: max }, $inc: { v: 1 } });
+  }
+
+  async ping(): Promise<void> {
+    await this.db.command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  // ---------------------------------------------------------------- mapping
+
+  private dateModifiedOf(record: RecordDraft): string {
+    const served = record.asset.dateModified;
+    return typeof served === 'string' ? served : formatDate(record.modified, this.timeZone);
+  }
+
+  private toDoc(record: AssetRecord, counterKey: string): AssetDoc {
+    return {
+      _id: record.id,
+      rev: record.rev,
+      ownerTokenHash: record.ownerTokenHash,
+      modified: record.modified,
+      listed: record.listed,
+      test: record.test,
+      dateModified: this.dateModifiedOf(record),
+      counterKey,
+      asset: record.asset,
+    };
+  }
+
+  private toRecord(doc: AssetDoc): AssetRecord {
+    return {
+      id: doc._id,
+      rev: Number(doc.rev),
+      ownerTokenHash: doc.ownerTokenHash,
+      modified: Number(doc.modified),
+      listed: doc.listed,
+      test: doc.test,
+      asset: doc.asset,
+    };
+  }
+}

@@ -65,6 +65,11 @@ async function startTestCluster(env: Record<string, string>): Promise<{ cluster:
   return { cluster, dataDir };
 }
 
+// On CI the balancer is installed by .ci/run: its absence there is a failure, not a skip.
+it.runIf(!HAPROXY && process.env.CI === 'true')('cluster: haproxy must be installed on CI (apt-get install haproxy)', () => {
+  throw new Error('haproxy is not installed: .ci/run must install the Debian package haproxy');
+});
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!HAPROXY)(

@@ -18,7 +18,7 @@ export interface Config {
   /** Milliseconds, or words that @fastify/rate-limit understands (`1 minute`). */
   rateLimitWindow: number | string;
   redisUrl: string | undefined;
-  trustProxy: boolean | string;
+  trustProxy: boolean | number | string;
   assetIdPrefix: string;
   timeZone: string;
   logLevel: string;
@@ -60,10 +60,11 @@ export function flagsToEnv(argv: readonly string[]): Source {
   return out;
 }
 
-function parseTrustProxy(value: string | undefined): boolean | string {
+/** `true`/`false`, a hop count (`1`), or addresses and subnets (`127.0.0.1,10.0.0.0/8`), as Fastify takes them. */
+function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
-  return value;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 function parseWindow(value: string | undefined): number | string {

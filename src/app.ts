@@ -24,11 +24,16 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** A hop count trusts that many proxies nearest to the server (Fastify accepts it, but its types do not). */
+function trustProxy(setting: Config['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
 export async function buildApp({ config, store, keys, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxy(config.trustProxy),
     genReqId: requestId,
     frameworkErrors,
     return503OnClosing: true,

@@ -97,7 +97,9 @@ if (!BASE_URI) {
     }
   });
 
-  describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh());
+  describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh(), {
+    atomicUpdates: !isFerret,
+  });
   if (!isFerret) {
     // MongoDB runs the compare-and-set clock too, so both clock paths are verified where they can be.
     describeStoreContract(`mongo (${server.version}, clock cas)`, () => openFresh('cas'));

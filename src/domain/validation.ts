@@ -238,9 +238,7 @@ class Node {
       if (conversion) return elements[0]?.describe(true);
       return elements.map((element) => element.describe(false));
     }
-    const out: Record<string, unknown> = {};
-    for (const [key, node] of this.children) out[String(key)] = node.describe(conversion);
-    return out;
+    return Object.fromEntries([...this.children].map(([key, node]) => [String(key), node.describe(conversion)]));
   }
 }
 
@@ -265,11 +263,12 @@ function toEntries(found: readonly Finding[], conversion: boolean): ErrorEntry[]
 function withoutNulls(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (!isJsonObject(value)) return value;
-  const out: JsonObject = {};
-  for (const [key, member] of Object.entries(value)) {
-    if (member !== null) out[key] = withoutNulls(member);
-  }
-  return out;
+  // fromEntries defines own properties: a `__proto__` key stays a key (and an unknown field), never a prototype.
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== null)
+      .map(([key, member]) => [key, withoutNulls(member)]),
+  ) as JsonObject;
 }
 
 function run(validate: ValidateFunction, input: unknown): Finding[] {

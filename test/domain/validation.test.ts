@@ -349,6 +349,12 @@ describe('checkAsset: the complete asset', () => {
 });
 
 describe('robustness', () => {
+  it('takes a __proto__ key as an unknown field, at any depth', () => {
+    expect(checkInput(JSON.parse('{"__proto__": {"title": 5}}'))).toEqual([body('__proto__', 'Rogue field')]);
+    const nested = checkInput(JSON.parse('{"value": {"__proto__": {"amount": 1}}}'));
+    expect(JSON.stringify(nested)).toBe(JSON.stringify([body('value', JSON.parse('{"__proto__": "Rogue field"}'))]));
+  });
+
   const REQUIRED_NAMES = ['assetType', 'title', 'classification', 'value', 'unit', 'quantity', 'assetCustodian', 'relatedLot'];
 
   it('never throws; one entry per field, naming a field of the input (or a required one at validation)', () => {

@@ -12,8 +12,8 @@
  *   only when conversion found nothing (required fields, choices, code lists, e-mail and URL formats, lengths and
  *   patterns, the rules between fields).
  *
- * `null` means "not sent" everywhere (the original drops fields equal to their default), so nulls are removed
- * before validating.
+ * `null` means "not sent" (the original drops fields equal to their default): a null field is neither checked nor
+ * present, except that an unknown key is refused whatever its value.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
@@ -54,8 +54,15 @@ function pythonType(value: unknown): string {
   return 'dict';
 }
 
+const SHOWN_LENGTH = 100;
+
+/** The offending value as messages quote it, cut short: values may be huge or nested thousands deep. */
 function shown(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value !== 'object' || value === null) text = String(value);
+  else text = Array.isArray(value) ? `[list of ${value.length}]` : '{mapping}';
+  return text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text;
 }
 
 /** `['a', 'b']`: Python's repr of a list of strings, as the original's choices messages print it. */
@@ -271,9 +278,13 @@ function withoutNulls(value: JsonValue): JsonValue {
   ) as JsonObject;
 }
 
-function run(validate: ValidateFunction, input: unknown): Finding[] {
-  const data = withoutNulls(input as JsonValue);
-  return validate(data) ? [] : findings(validate.errors ?? [], data);
+/**
+ * The findings of one schema on `data`. A `null` value counts as not sent, so its own errors (type, choices) are
+ * dropped; an unknown key is unknown whatever its value.
+ */
+function run(validate: ValidateFunction, data: JsonValue): Finding[] {
+  if (validate(data)) return [];
+  return findings((validate.errors ?? []).filter((error) => error.data !== null), data);
 }
 
 /**
@@ -284,7 +295,7 @@ function run(validate: ValidateFunction, input: unknown): Finding[] {
  * ignored with the field.
  */
 export function checkInput(data: unknown): ErrorEntry[] {
-  const conversion = run(validateInput, data).filter((finding) => finding.stage === 'conversion');
+  const conversion = run(validateInput, data as JsonValue).filter((finding) => finding.stage === 'conversion');
   return toEntries(conversion, true);
 }
 
@@ -295,8 +306,8 @@ export function checkInput(data: unknown): ErrorEntry[] {
  * contact point's email or telephone and `relatedLot` while active.
  */
 export function checkAsset(asset: JsonObject): ErrorEntry[] {
-  const found = run(validateComplete, asset);
-  const conversion = found.filter((finding) => finding.stage === 'conversion');
+  const conversion = run(validateComplete, asset).filter((finding) => finding.stage === 'conversion');
   if (conversion.length > 0) return toEntries(conversion, true);
-  return toEntries(found, false);
+  // Past conversion the asset has the schema's shape (and depth); a field that is null is now a missing one.
+  return toEntries(run(validateComplete, withoutNulls(asset)), false);
 }

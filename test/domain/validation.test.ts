@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkAsset, checkInput, responseValidator } from '../../src/domain/validation.js';
-import type { JsonObject } from '../../src/domain/json.js';
+import type { JsonObject, JsonValue } from '../../src/domain/json.js';
 
 const ADDRESS = {
   countryName: 'Україна',
@@ -349,6 +349,28 @@ describe('checkAsset: the complete asset', () => {
 });
 
 describe('robustness', () => {
+  it('refuses an unknown key even when its value is null', () => {
+    expect(checkInput({ debt: { value: { amount: 1, currency: 'UAH', prototype: null } } })).toEqual([
+      body('debt', { value: { prototype: 'Rogue field' } }),
+    ]);
+    expect(checkAsset({ ...transcriptAsset(), colour: null })).toEqual([body('colour', 'Rogue field')]);
+  });
+
+  it('answers values nested thousands deep, quoting them briefly', () => {
+    let deep: JsonValue = 'x';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const long = 'y'.repeat(100_000);
+    expect(checkInput({ title: deep })).toEqual([body('title', ["Couldn't interpret '[list of 1]' as string."])]);
+    expect(checkAsset({ ...transcriptAsset(), debt: { dateSigned: long } })).toEqual([
+      body('debt', { dateSigned: [`Could not parse ${'y'.repeat(100)}…. Should be ISO8601.`] }),
+    ]);
+    let nested: JsonValue = {};
+    for (let i = 0; i < 100_000; i++) nested = { a: nested };
+    expect(checkAsset({ ...transcriptAsset(), debt: { debtCurrencyValue: nested as JsonObject } })).toEqual([
+      body('debt', { debtCurrencyValue: { a: 'Rogue field' } }),
+    ]);
+  });
+
   it('takes a __proto__ key as an unknown field, at any depth', () => {
     expect(checkInput(JSON.parse('{"__proto__": {"title": 5}}'))).toEqual([body('__proto__', 'Rogue field')]);
     const nested = checkInput(JSON.parse('{"value": {"__proto__": {"amount": 1}}}'));

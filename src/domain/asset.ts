@@ -1,7 +1,7 @@
 /** How an asset document is built and changed: creation defaults, PATCH application, write stamps, test titles. */
 import { newId } from './ids.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
-import { cloneJson, mergePatch } from './patch.js';
+import { mergePatch } from './patch.js';
 import { fieldsClearedBy, isStatus, type Status } from './workflow.js';
 
 export interface NewAssetContext {
@@ -26,7 +26,8 @@ export function buildNewAsset(data: JsonObject, ctx: NewAssetContext): JsonObjec
     dateModified: ctx.now,
   };
   // Registry fields first for a readable document, and again last so that they win over anything in `data`.
-  const asset: JsonObject = { ...assigned, ...(cloneJson(data) as JsonObject), ...assigned };
+  // Merging into an empty document drops `null` members at every depth, as the original never stored None.
+  const asset: JsonObject = { ...assigned, ...mergePatch({}, data), ...assigned };
 
   fillDefaults(asset);
   return applyTestTitles(asset);

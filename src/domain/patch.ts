@@ -10,7 +10,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
  *
  * - an object in the patch merges into the object at the same key (or into an empty object);
  * - a list in the patch gives a list of the patch's length; element `i` merges into the old element `i` when
- *   both are objects, otherwise the patch element replaces it (a `null` element keeps the old one);
+ *   both are objects, otherwise the patch element replaces it (a `null` element keeps the old one, and is
+ *   left out where there is none: stored documents never hold `null`);
  * - `null` at a key leaves the target's value as it was (or absent);
  * - any other value replaces.
  *
@@ -35,11 +36,13 @@ function mergeValue(old: JsonValue | undefined, update: JsonValue): JsonValue {
 }
 
 function mergeList(old: JsonValue[], update: JsonValue[]): JsonValue[] {
-  return update.map((element, index) => {
+  const merged: JsonValue[] = [];
+  update.forEach((element, index) => {
     const previous = index < old.length ? old[index] : undefined;
-    if (element === null) return previous === undefined ? null : cloneJson(previous);
-    return mergeValue(previous, element);
+    if (element !== null) merged.push(mergeValue(previous, element));
+    else if (previous !== undefined) merged.push(cloneJson(previous));
   });
+  return merged;
 }
 
 /** A deep copy of JSON data, safe for any key. */

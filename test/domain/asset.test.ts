@@ -8,6 +8,17 @@ const LATER = '2026-11-22T12:31:00.000001+02:00';
 const ctx = { id: 'a'.repeat(32), owner: 'broker', assetID: 'UA-AR-DGF-2026-11-22-000001', now: NOW };
 
 describe('buildNewAsset', () => {
+  it('stores no null member at any depth (the original never stored None)', () => {
+    const asset = buildNewAsset(
+      { title: 'x', description: null, items: [{ description: 'i', additionalClassifications: null }, null] },
+      ctx,
+    );
+    expect(asset).not.toHaveProperty('description');
+    expect(asset.items).toHaveLength(1);
+    expect(asset.items).toEqual([expect.not.objectContaining({ additionalClassifications: null })]);
+    expect(JSON.stringify(asset)).not.toContain('null');
+  });
+
   it('assigns the registry fields and starts as draft', () => {
     const asset = buildNewAsset({ title: 'Claim', assetType: 'claimRights' }, ctx);
     expect(asset).toEqual({

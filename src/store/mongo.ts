@@ -117,7 +117,10 @@ export function busyError(): ApiError {
 
 /** Errors after which the write certainly did not happen (so its tick may be released at once). */
 function isDuplicateKey(error: unknown): error is MongoServerError {
-  return error instanceof MongoServerError && error.code === 11000;
+  // FerretDB 1.x (SQLite backend) reports a unique-index clash on update as InternalError, not as code 11000.
+  return (
+    error instanceof MongoServerError && (error.code === 11000 || error.message.includes('UNIQUE constraint failed'))
+  );
 }
 
 /** The database's clock, ms, as `hello` reports it (servers without `$$NOW` in updates). */

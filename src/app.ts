@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { AssetStore } from './store/types.js';
-import errors, { frameworkErrors } from './plugins/errors.js';
+import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.js';
 import headers, { requestId } from './plugins/headers.js';
 import serverIdCookie from './plugins/server-id.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -36,6 +36,7 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
     trustProxy: trustProxy(config.trustProxy),
     genReqId: requestId,
     frameworkErrors,
+    clientErrorHandler,
     return503OnClosing: true,
   });
 

@@ -3,6 +3,8 @@
  * errors (415, 413, bad URLs), rate-limit and cookie refusals, unknown paths (404) and wrong methods (405).
  */
 import fp from 'fastify-plugin';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, envelope, type ErrorEntry } from '../domain/errors.js';
 
@@ -84,3 +86,28 @@ export default fp(errors, { name: 'errors' });
 export const frameworkErrors = (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
   void sendError(reply, toApiError(error));
 };
+
+/** Node's parser errors that have a status of their own; any other unparsable request is a 400. */
+const CLIENT_ERRORS: Record<string, [number, ErrorEntry]> = {
+  HPE_HEADER_OVERFLOW: [431, { location: 'header', name: 'headers', description: 'The request headers are too large' }],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, { location: 'header', name: 'request', description: 'The request took too long to arrive' }],
+};
+const NOT_HTTP: ErrorEntry = { location: 'header', name: 'request', description: 'The request is not valid HTTP/1.1' };
+
+/**
+ * Requests Node cannot parse never reach Fastify's hooks: they are answered here, on the raw socket, in the
+ * same envelope and headers as every other error.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, entry] = CLIENT_ERRORS[error.code ?? ''] ?? [400, NOT_HTTP];
+  const body = JSON.stringify(envelope([entry]));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `Content-Type: ${JSON_TYPE}\r\nX-Content-Type-Options: nosniff\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

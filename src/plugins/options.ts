@@ -25,7 +25,8 @@ declare module 'fastify' {
 
 /** A plain JavaScript identifier path (`cb`, `app.handlers.cb`): anything else could inject script. */
 const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
-const CALLBACK_MAX = 128;
+/** As declared for `opt_jsonp` in the OpenAPI document. */
+const CALLBACK_MAX = 200;
 
 const compact = (payload: unknown): string => toJson(payload);
 const pretty = (payload: unknown): string => toJson(payload, { pretty: true });

@@ -187,11 +187,16 @@ class MongoStore implements AssetStore {
     for (const spec of ASSET_INDEXES) {
       if (!existing.has(spec.name)) await this.assets.createIndexes([spec]);
     }
-    await this.clock.updateOne(
-      { _id: CLOCK_ID },
-      { $setOnInsert: { t: 0, v: 0, inflight: [] } },
-      { upsert: true },
-    );
+    try {
+      await this.clock.updateOne(
+        { _id: CLOCK_ID },
+        { $setOnInsert: { t: 0, v: 0, inflight: [] } },
+        { upsert: true },
+      );
+    } catch (error) {
+      // Two nodes starting on a fresh database race to insert the clock; the loser finds it there.
+      if (!isDuplicateKey(error)) throw error;
+    }
     // Records written around the store (restores, imports) still push the clock past them.
     const latest = await this.assets.find({}, { projection: { modified: 1 }, sort: { modified: -1 }, limit: 1 }).next();
     if (latest) await this.clock.updateOne({ _id: CLOCK_ID }, { $max: { t: latest.modified }, $inc: { v: 1 } });
@@ -212,7 +217,21 @@ class MongoStore implements AssetStore {
   // ---------------------------------------------------------------- the clock
 
   private async takeTick(): Promise<HeldTick> {
-    return this.clockMode === 'pipeline' ? this.takeTickPipeline() : this.takeTickCas();
+    return this.clockMode === 'pipeline' ? this.takeTickPipeline() : this.inClockQueue(() => this.takeTickCas());
+  }
+
+  /** The tail of this node's queue of clock updates in CAS mode. */
+  private clockQueue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * In CAS mode this node's clock updates go one at a time: concurrent ones would only fail and retry against
+   * each other, and on a server whose updates are not atomic (FerretDB) they could even overwrite each other.
+   * Nodes still race one another through the compare-and-set on `v`.
+   */
+  private inClockQueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.clockQueue.then(work, work);
+    this.clockQueue = run.catch(() => undefined);
+    return run;
   }
 
   /** One atomic update: t = max(now, t + 1), expired leases dropped, the new lease pushed. */
@@ -298,10 +317,12 @@ class MongoStore implements AssetStore {
       );
       return (doc?.inflight ?? []).filter((tick) => tick.t < entry.t);
     }
-    const doc = await this.clock.findOneAndUpdate(
-      { _id: CLOCK_ID },
-      { $pull: { inflight: entry }, $inc: { v: 1 } },
-      { returnDocument: 'after' },
+    const doc = await this.inClockQueue(() =>
+      this.clock.findOneAndUpdate(
+        { _id: CLOCK_ID },
+        { $pull: { inflight: entry }, $inc: { v: 1 } },
+        { returnDocument: 'after' },
+      ),
     );
     const earlier = (doc?.inflight ?? []).filter((tick) => tick.t < entry.t);
     if (earlier.length === 0) return earlier;

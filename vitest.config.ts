@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Under CI a JSON report as well, from which .ci/run prints its one-line summary.
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: process.env.VITEST_JSON_REPORT ?? '.ci/results/vitest.json' },
   },
 });

@@ -2,59 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkAsset, checkInput, responseValidator } from '../../src/domain/validation.js';
 import type { JsonObject, JsonValue } from '../../src/domain/json.js';
+import { validAsset } from '../helpers/fixtures.js';
 
-const ADDRESS = {
-  countryName: 'Україна',
-  postalCode: '79000',
-  region: 'м. Київ',
-  streetAddress: 'вул. Банкова 1',
-  locality: 'м. Київ',
-};
-
+/** An item of the transcript payload (test/helpers/fixtures.ts), with its unit code set to `unitCode`. */
 function item(unitCode = 'H87'): JsonObject {
-  return {
-    description: 'футляри до державних нагород',
-    classification: { scheme: 'CAV', id: '39513200-3', description: 'Cartons' },
-    additionalClassifications: [
-      { scheme: 'ДКПП', id: '17.21.1', description: 'папір і картон гофровані, паперова й картонна тара' },
-    ],
-    address: { ...ADDRESS },
-    unit: { code: unitCode, name: 'item' },
-    quantity: 5,
-  };
+  const first = (validAsset().items as JsonObject[])[0] as JsonObject;
+  return { ...first, unit: { code: unitCode, name: 'item' } };
 }
 
 /** `data` of asset-post-2pc.http (the original's tutorial), with unit codes `unitCode` (the transcript has CAV codes). */
 function transcriptAsset(unitCode = 'H87', itemUnitCode = unitCode): JsonObject {
-  return {
-    assetType: 'claimRights',
-    classification: { scheme: 'CAV', id: '39513200-3', description: 'Земельні ділянки' },
-    title: 'Земля для космодрому',
-    items: [item(itemUnitCode), item(itemUnitCode)],
-    value: { currency: 'UAH', amount: 100 },
-    unit: { code: unitCode, name: 'item' },
-    address: { ...ADDRESS },
-    debt: {
-      agreementNumber: '42',
-      debtCurrencyValue: { currency: 'USD', amount: 100 },
-      value: { currency: 'UAH', amount: 1 },
-      dateSigned: '2017-08-16T12:30:17.615196+03:00',
-      debtorType: 'legalPerson',
-    },
-    assetCustodian: {
-      contactPoint: { name: 'Державне управління справами', telephone: '0440000000' },
-      identifier: { scheme: 'UA-EDR', id: '00037256', uri: 'http://www.dus.gov.ua/' },
-      name: 'Державне управління справами',
-      address: {
-        countryName: 'Україна',
-        postalCode: '01220',
-        region: 'м. Київ',
-        streetAddress: 'вул. Банкова, 11, корпус 1',
-        locality: 'м. Київ',
-      },
-    },
-    quantity: 5,
-  };
+  return { ...validAsset(), unit: { code: unitCode, name: 'item' }, items: [item(itemUnitCode), item(itemUnitCode)] };
 }
 
 /** The transcript asset as served after creation (asset-post-2pc.http response, unit H87). */

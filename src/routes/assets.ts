@@ -13,6 +13,7 @@ import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/as
 import { buildListingPage, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
 import { notDecodable } from '../plugins/content.js';
+import type { components, operations } from '../generated/openapi.js';
 
 export const API_PREFIX = '/api/0.1';
 const COLLECTION = `${API_PREFIX}/assets`;
@@ -21,9 +22,17 @@ const ITEM = `${COLLECTION}/:asset_id`;
 /** How often a PATCH that lost a race is re-applied to the newer version before answering 409. */
 const UPDATE_ATTEMPTS = 5;
 
-interface ItemParams {
-  asset_id: string;
-}
+/** The contract's types of the four operations (src/generated, from openapi/openapi.yaml). */
+type Asset = components['schemas']['Asset'];
+type ItemParams = operations['getAsset']['parameters']['path'];
+type ListingQuery = NonNullable<operations['listAssets']['parameters']['query']>;
+type ListingReply = operations['listAssets']['responses'][200]['content']['application/json'];
+type CreatedReply = operations['createAsset']['responses'][201]['content']['application/json'];
+type AssetReply = operations['getAsset']['responses'][200]['content']['application/json'];
+type PatchedReply = operations['patchAsset']['responses'][200]['content']['application/json'];
+
+/** A stored document as the contract types it: every stored asset passed `checkAsset`, compiled from that schema. */
+const served = (asset: JsonObject): Asset => asset as unknown as Asset;
 
 /** `{ data: {...} }` with an object `data`, as every write must send (spec: one top-level object named data). */
 function requestData(body: unknown): JsonObject {
@@ -76,8 +85,8 @@ export default async function assetRoutes(app: FastifyInstance, options: { confi
   const { config, store } = options;
   const tz = config.timeZone;
 
-  app.get(COLLECTION, async (request) => {
-    const params = parseListingQuery(request.query as Record<string, unknown>, tz);
+  app.get<{ Querystring: ListingQuery; Reply: ListingReply }>(COLLECTION, async (request) => {
+    const params = parseListingQuery(request.query, tz);
     const rows = await store.list({
       after: params.after,
       descending: params.descending,
@@ -85,10 +94,11 @@ export default async function assetRoutes(app: FastifyInstance, options: { confi
       mode: params.mode,
       withAssets: params.fields.length > 0,
     });
-    return buildListingPage(params, rows, { path: COLLECTION, origin: origin(request) });
+    // Listing entries are `id`, `dateModified` and fields of validated assets: the contract's ListingPage.
+    return buildListingPage(params, rows, { path: COLLECTION, origin: origin(request) }) as ListingReply;
   });
 
-  app.post(COLLECTION, async (request, reply) => {
+  app.post<{ Reply: CreatedReply }>(COLLECTION, async (request, reply) => {
     const principal = request.principal;
     if (principal === undefined || principal.role === 'concierge') {
       throw ApiError.one(403, 'url', 'permission', 'Forbidden');
@@ -121,16 +131,16 @@ export default async function assetRoutes(app: FastifyInstance, options: { confi
     return reply
       .code(201)
       .header('location', `${origin(request)}${COLLECTION}/${id}`)
-      .send({ access: { token }, data: record.asset });
+      .send({ access: { token }, data: served(record.asset) });
   });
 
-  app.get<{ Params: ItemParams }>(ITEM, async (request) => {
+  app.get<{ Params: ItemParams; Reply: AssetReply }>(ITEM, async (request) => {
     const record = await store.get(request.params.asset_id);
     if (record === undefined) throw notFound();
-    return { data: record.asset };
+    return { data: served(record.asset) };
   });
 
-  app.patch<{ Params: ItemParams }>(ITEM, async (request) => {
+  app.patch<{ Params: ItemParams; Reply: PatchedReply }>(ITEM, async (request) => {
     const data = requestData(request.body);
     for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
       const record = await store.get(request.params.asset_id);
@@ -141,13 +151,13 @@ export default async function assetRoutes(app: FastifyInstance, options: { confi
       rejectInvalid(checkInput(data));
       const next = applyPatch(record.asset, decision.changes, decision.target);
       rejectInvalid(checkAsset(next));
-      if (sameContent(next, record.asset)) return { data: record.asset };
+      if (sameContent(next, record.asset)) return { data: served(record.asset) };
 
       const statusChanged = decision.target !== current;
       const saved = await store.update(record.id, record.rev, (stamp) =>
         toDraft(record, stampWrite(next, formatDate(stamp.now, tz), statusChanged), stamp.now),
       );
-      if (saved !== 'conflict') return { data: saved.asset };
+      if (saved !== 'conflict') return { data: served(saved.asset) };
     }
     throw ApiError.one(409, 'body', 'data', 'The asset was changed by concurrent requests; repeat the request');
   });

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
 import { Client, type Response } from '../../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../../helpers/fixtures.js';
+import { formatDate, nowMicros } from '../../../src/domain/dates.js';
+import { hashToken, newId, newToken } from '../../../src/domain/ids.js';
 
 const LIST = '/api/0.1/assets';
 const LOT = 'b5ca6aa850694154b6a5f6db4e65f5da';
@@ -369,17 +371,27 @@ describe('page size', () => {
   beforeAll(async () => {
     server = await startServer();
     reader = new Client(server.url);
+    // One asset published through the API, then copies of it seeded through the store's bulk path: paging is
+    // what is tested here, and 1003 creates over HTTP take minutes on a slow store.
     const broker = new Client(server.url, { key: KEYS.broker });
-    await broker.get(LIST);
-    let next = 0;
-    const worker = async () => {
-      while (next < TOTAL) {
-        next++;
-        const a = await createAsset(broker);
-        await toPending(broker, a.id, a.token);
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, worker));
+    const first = await createAsset(broker);
+    const published = (await toPending(broker, first.id, first.token)).data;
+    const start = nowMicros();
+    await server.store.bulkInsert(
+      Array.from({ length: TOTAL - 1 }, (_, i) => {
+        const id = newId();
+        const modified = start + 1 + i;
+        const dateModified = formatDate(modified, 'Europe/Kyiv');
+        return {
+          id,
+          ownerTokenHash: hashToken(newToken()),
+          modified,
+          listed: true,
+          test: false,
+          asset: { ...published, id, dateModified },
+        };
+      }),
+    );
   }, 180_000);
   afterAll(async () => {
     await server?.close();

@@ -1,0 +1,104 @@
+/** decisions.md §1: every setting, its default, and the command-line flag that mirrors it. */
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { flagsToEnv, loadConfig, SETTINGS } from '../src/config.js';
+
+describe('settings (decisions.md §1)', () => {
+  it('defaults serve a registry with no settings at all', () => {
+    const config = loadConfig({}, []);
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 6543,
+      dataDir: './data',
+      mongodbUri: undefined,
+      authFile: 'data/auth.ini',
+      serverId: hostname(),
+      rateLimitMax: 1200,
+      rateLimitWindow: 60_000,
+      redisUrl: undefined,
+      trustProxy: false,
+      assetIdPrefix: 'UA-AR-DGF',
+      timeZone: 'Europe/Kyiv',
+      logLevel: 'info',
+      bodyLimit: 1_048_576,
+    });
+    expect(config.cookieSecret).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('the cookie secret is random per process unless set', () => {
+    expect(loadConfig({}, []).cookieSecret).not.toBe(loadConfig({}, []).cookieSecret);
+    expect(loadConfig({ COOKIE_SECRET: 'shared-by-all-nodes' }, []).cookieSecret).toBe('shared-by-all-nodes');
+  });
+
+  it('reads every setting from the environment', () => {
+    const config = loadConfig(
+      {
+        HOST: '0.0.0.0',
+        PORT: '8080',
+        DATA_DIR: '/srv/registry',
+        MONGODB_URI: 'mongodb://db/registry',
+        SERVER_ID: 'node7',
+        RATE_LIMIT_MAX: '50',
+        RATE_LIMIT_WINDOW: '10 seconds',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        TRUST_PROXY: '127.0.0.1,10.0.0.0/8',
+        ASSET_ID_PREFIX: 'UA-TEST',
+        TZ: 'UTC',
+        LOG_LEVEL: 'warn',
+        BODY_LIMIT: '2048',
+      },
+      [],
+    );
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      dataDir: '/srv/registry',
+      authFile: '/srv/registry/auth.ini',
+      mongodbUri: 'mongodb://db/registry',
+      serverId: 'node7',
+      rateLimitMax: 50,
+      rateLimitWindow: '10 seconds',
+      redisUrl: 'redis://127.0.0.1:6379',
+      trustProxy: '127.0.0.1,10.0.0.0/8',
+      assetIdPrefix: 'UA-TEST',
+      timeZone: 'UTC',
+      logLevel: 'warn',
+      bodyLimit: 2048,
+    });
+  });
+
+  it('AUTH_FILE overrides the key file inside DATA_DIR', () => {
+    expect(loadConfig({ DATA_DIR: '/d', AUTH_FILE: '/etc/registry/keys.ini' }, []).authFile).toBe('/etc/registry/keys.ini');
+  });
+
+  it('a flag mirrors each setting and wins over the environment', () => {
+    const config = loadConfig({ PORT: '1111', TZ: 'UTC' }, ['--port', '2222', '--tz=Europe/Warsaw', '--data-dir', '/tmp/x']);
+    expect(config.port).toBe(2222);
+    expect(config.timeZone).toBe('Europe/Warsaw');
+    expect(config.dataDir).toBe('/tmp/x');
+    for (const [name] of SETTINGS) {
+      const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
+      expect(flagsToEnv([flag, 'v'])).toEqual({ [name]: 'v' });
+    }
+  });
+
+  it('the rate window takes milliseconds or words', () => {
+    expect(loadConfig({ RATE_LIMIT_WINDOW: '1500' }, []).rateLimitWindow).toBe(1500);
+    expect(loadConfig({ RATE_LIMIT_WINDOW: '1 minute' }, []).rateLimitWindow).toBe('1 minute');
+  });
+
+  it('TRUST_PROXY takes true, false, a hop count or addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }, []).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }, []).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }, []).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }, []).trustProxy).toBe('127.0.0.1');
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['RATE_LIMIT_MAX', '-1'],
+    ['BODY_LIMIT', '1.5'],
+  ])('refuses %s=%s with a message naming the setting', (name, value) => {
+    expect(() => loadConfig({ [name]: value }, [])).toThrow(name);
+  });
+});

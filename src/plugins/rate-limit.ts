@@ -16,7 +16,7 @@
  */
 import fp from 'fastify-plugin';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import './server-id.js'; // the `methodNotAllowed` route config flag
@@ -48,7 +48,9 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitOptions> = async (fastify, op
   let redis: Redis | undefined;
   if (redisUrl) {
     // The rate-limit README: ioredis defaults are not suited to rate limiting (a request would wait for Redis).
-    const client = new Redis(redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+    // Loaded only here: without REDIS_URL, start-up need not pay for the client.
+    const { Redis: RedisClient } = await import('ioredis');
+    const client = new RedisClient(redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
     let healthy = true;
     client.on('ready', () => {
       if (!healthy) fastify.log.info('rate limit: Redis reachable again');

@@ -1,6 +1,7 @@
 /**
  * The contract and its documentation: GET /api/0.1/openapi.json (openapi/openapi.yaml as JSON) and
- * GET /api/0.1/docs (src/generated/docs.html, self-contained). Both are read once, when the routes register.
+ * GET /api/0.1/docs (src/generated/docs.html, self-contained). The files are read when the routes register; the
+ * YAML is parsed on the first request for it (parsing takes a good part of a start-up otherwise) and kept.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -22,11 +23,13 @@ function projectRoot(): string {
 
 export default async function openapiRoutes(app: FastifyInstance): Promise<void> {
   const root = projectRoot();
-  const document = JSON.stringify(parse(await readFile(join(root, 'openapi', 'openapi.yaml'), 'utf8')));
+  const yamlText = await readFile(join(root, 'openapi', 'openapi.yaml'), 'utf8');
   const docsPage = await readFile(join(root, 'src', 'generated', 'docs.html'), 'utf8');
+  let document: string | undefined;
 
-  app.get('/api/0.1/openapi.json', async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(document),
-  );
+  app.get('/api/0.1/openapi.json', async (_request, reply) => {
+    document ??= JSON.stringify(parse(yamlText));
+    return reply.type('application/json; charset=utf-8').send(document);
+  });
   app.get('/api/0.1/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage));
 }

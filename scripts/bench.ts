@@ -1,0 +1,489 @@
+/**
+ * `npm run bench`: how close the registry runs to a bare Fastify route on this machine, and how its cost grows
+ * with the number of assets (issue 6).
+ *
+ *   npm run bench                 full run: scenarios at 10,000 assets, then scaling to 100,000 and 1,000,000;
+ *                                 writes bench/results/<timestamp>.json, docs/performance.md and
+ *                                 docs/performance-scaling.svg
+ *   npm run bench -- --quick      under a minute: the four scenarios at 10,000 assets only; the last line of
+ *                                 output is the four ratios as one JSON object (nothing is written)
+ *   npm run bench -- --report bench/results/<file>.json
+ *                                 rewrites docs/performance.md and the chart from a saved result
+ *
+ * Options: --connections N (50), --duration S (10 full, 3 quick), --sizes 10000,100000,1000000,
+ * --log-level L (the registry's LOG_LEVEL, default warn), --no-pin, --keep (keep the temporary store).
+ * MONGODB_URI set: the registry runs on MongoDB (a fresh database, dropped at the end) instead of SQLite.
+ *
+ * What runs where: the registry is the compiled service (`tsc` into bench/tmp/dist, started as
+ * `node bench/tmp/dist/src/server.js`, as `npm start` does) in a child process; the bare route is another child
+ * (scripts/bench/bare-server.ts); autocannon runs in this process. On a machine with 2+ cores, this process is
+ * pinned to core 0 and the servers to core 1 (taskset), so the load generator never competes with the server.
+ * Seeding goes through the storage interface (`store.bulkInsert`), not HTTP.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, totalmem, release, platform } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { openStore } from '../src/store/index.js';
+import type { AssetStore } from '../src/store/types.js';
+import { nowMicros } from '../src/domain/dates.js';
+import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } from './bench/data.js';
+import { writeReport, type BenchResults, type Measure, type ScalingPoint } from './bench/report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const API = '/api/0.1';
+
+// ---------------------------------------------------------------- options
+
+function flag(name: string): boolean {
+  return process.argv.includes(`--${name}`);
+}
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? undefined : process.argv[i + 1];
+}
+
+const reportOnly = option('report');
+const quick = flag('quick');
+const connections = Number(option('connections') ?? 50);
+const duration = Number(option('duration') ?? (quick ? 3 : 10));
+const warmup = quick ? 1 : 2;
+const sizes = quick ? [10_000] : (option('sizes') ?? '10000,100000,1000000').split(',').map(Number);
+const logLevel = option('log-level') ?? 'warn';
+const mongoUri = process.env.MONGODB_URI || undefined;
+const SEED_BATCH = 10_000;
+
+// ---------------------------------------------------------------- helpers
+
+const log = (text: string): void => void process.stderr.write(`${text}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function get(url: string, timeoutMs = 2000): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`timeout: ${url}`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Kilobytes of a /proc/<pid>/status line (VmRSS: now, VmHWM: peak). */
+function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- pinning and child processes
+
+const canPin = !flag('no-pin') && cpus().length >= 2 && hasTaskset();
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const LOADER_CORE = '0';
+const SERVER_CORE = '1';
+
+interface Child {
+  proc: ChildProcess;
+  url: string;
+  startupMs: number;
+  stderr: () => string;
+}
+
+const children = new Set<ChildProcess>();
+
+/** Starts a server child pinned to the server core and waits until `healthPath` answers 200. */
+async function startChild(args: string[], env: Record<string, string>, healthPath: string): Promise<Child> {
+  const port = await freePort();
+  const command = canPin ? 'taskset' : process.execPath;
+  const argv = canPin ? ['-c', SERVER_CORE, process.execPath, ...args] : args;
+  const t0 = performance.now();
+  const proc = spawn(command, argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(proc);
+  let stderr = '';
+  proc.stderr?.setEncoding('utf8');
+  proc.stderr?.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${stderr}`);
+    try {
+      const res = await get(url + healthPath, 1000);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start within 30 s: ${stderr}`);
+    await sleep(2);
+  }
+  return { proc, url, startupMs: round(performance.now() - t0, 0), stderr: () => stderr };
+}
+
+async function stopChild(child: Child): Promise<void> {
+  const { proc } = child;
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  proc.kill('SIGTERM');
+  const killed = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
+  if (!killed) {
+    proc.kill('SIGKILL');
+    await exited;
+  }
+  children.delete(proc);
+}
+
+function killChildren(): void {
+  for (const proc of children) if (proc.exitCode === null) proc.kill('SIGKILL');
+}
+
+// ---------------------------------------------------------------- load
+
+interface LoadSpec {
+  url: string;
+  method?: 'GET' | 'POST' | 'PATCH';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Varies each request: path and/or body. */
+  setup?: () => { path?: string; body?: string };
+  /** The status every response must have. */
+  expect?: number;
+}
+
+async function runLoad(spec: LoadSpec, seconds: number): Promise<Measure> {
+  const result = await autocannon({
+    url: spec.url,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    method: spec.method ?? 'GET',
+    headers: spec.headers ?? {},
+    ...(spec.body === undefined ? {} : { body: spec.body }),
+    ...(spec.setup
+      ? {
+          requests: [
+            {
+              method: spec.method ?? 'GET',
+              setupRequest: (req) => {
+                const change = spec.setup!();
+                return { ...req, ...change } as typeof req;
+              },
+            },
+          ],
+        }
+      : {}),
+  });
+  const expected = spec.expect ?? 200;
+  const total = result.requests.total;
+  const wrong = (result.statusCodeStats as Record<string, { count: number }> | undefined) ?? {};
+  const unexpected = Object.entries(wrong)
+    .filter(([code]) => Number(code) !== expected)
+    .reduce((sum, [, stats]) => sum + stats.count, 0);
+  return {
+    rps: round(result.requests.average, 0),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    requests: total,
+    bytesPerResponse: total > 0 ? round(result.throughput.total / total, 0) : 0,
+    unexpected,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function measure(name: string, spec: LoadSpec): Promise<Measure> {
+  await runLoad(spec, warmup);
+  const m = await runLoad(spec, duration);
+  const problems = m.unexpected + m.errors > 0 ? `  (!! ${m.unexpected} unexpected statuses, ${m.errors} errors)` : '';
+  log(`  ${name.padEnd(26)} ${String(m.rps).padStart(7)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms${problems}`);
+  return m;
+}
+
+// ---------------------------------------------------------------- the run
+
+function machine(): BenchResults['machine'] {
+  const list = cpus();
+  return {
+    cpu: list[0]?.model.trim() ?? 'unknown',
+    cores: list.length,
+    memoryGB: round(totalmem() / 2 ** 30, 1),
+    os: `${platform()} ${release()}`,
+    node: process.version,
+  };
+}
+
+function buildRegistry(): string {
+  const outDir = join(ROOT, 'bench/tmp/dist');
+  log('building the registry (tsc) into bench/tmp/dist …');
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  return join(outDir, 'src/server.js');
+}
+
+async function main(): Promise<void> {
+  if (reportOnly !== undefined) {
+    const results = JSON.parse(readFileSync(reportOnly, 'utf8')) as BenchResults;
+    writeReport(results, ROOT);
+    log('wrote docs/performance.md and docs/performance-scaling.svg');
+    return;
+  }
+  const watchdog = setTimeout(
+    () => {
+      log('bench: time limit reached, stopping');
+      killChildren();
+      process.exit(2);
+    },
+    (quick ? 110 : 40 * 60) * 1000,
+  );
+  watchdog.unref();
+  process.on('SIGINT', () => {
+    killChildren();
+    process.exit(130);
+  });
+
+  if (canPin) execFileSync('taskset', ['-a', '-cp', LOADER_CORE, String(process.pid)], { stdio: 'ignore' });
+  log(
+    canPin
+      ? `pinning: load generator (this process) on core ${LOADER_CORE}, servers on core ${SERVER_CORE}`
+      : 'pinning: off (fewer than 2 cores, no taskset, or --no-pin)',
+  );
+
+  const serverJs = buildRegistry();
+  const started = new Date();
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  const workDir = join(ROOT, 'bench/tmp', `run-${stamp}`);
+  const dataDir = join(workDir, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const authFile = join(workDir, 'auth.ini');
+  writeFileSync(authFile, AUTH_INI);
+  const mongoDb = mongoUri ? uniqueMongoUri(mongoUri) : undefined;
+
+  const registryEnv: Record<string, string> = {
+    DATA_DIR: dataDir,
+    AUTH_FILE: authFile,
+    RATE_LIMIT_MAX: '1000000000',
+    LOG_LEVEL: logLevel,
+    TZ: BENCH_TZ,
+    COOKIE_SECRET: 'bench-cookie-secret-0123456789abcdef',
+    SERVER_ID: 'bench',
+    ...(mongoDb ? { MONGODB_URI: mongoDb } : {}),
+  };
+
+  // The bare route's body: a seeded asset, exactly as the registry serves it.
+  const seeder = new Seeder(nowMicros() - 2 * 3600 * 1_000_000);
+  const bareBody = join(workDir, 'bare-asset.json');
+  writeFileSync(bareBody, JSON.stringify(seeder.sampleAsset()));
+  const bare = await startChild(['--import', 'tsx', join(ROOT, 'scripts/bench/bare-server.ts')], { BENCH_BARE_BODY: bareBody }, '/health');
+
+  const store: AssetStore = await openStore({ mongodbUri: mongoDb, dataDir, timeZone: BENCH_TZ });
+  let seeded = 0;
+  /** Ids sampled across the whole seeded range, for reads by id. */
+  const sampleIds: string[] = [];
+  const patchIds: string[] = [];
+
+  async function seedTo(size: number): Promise<number> {
+    const t0 = performance.now();
+    while (seeded < size) {
+      const batch = seeder.records(seeded, Math.min(size, seeded + SEED_BATCH));
+      await store.bulkInsert(batch);
+      for (let k = 0; k < 200 && k < batch.length; k++) sampleIds.push(batch[Math.floor(Math.random() * batch.length)]!.id);
+      if (patchIds.length === 0) patchIds.push(...batch.slice(0, 1000).map((r) => r.id));
+      seeded += batch.length;
+      if (seeded % 100_000 === 0) log(`  seeded ${seeded.toLocaleString('en')}`);
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    return round(seconds, 1);
+  }
+
+  const results: BenchResults = {
+    timestamp: started.toISOString(),
+    resultFile: quick ? undefined : `bench/results/${stamp}.json`,
+    command: `npm run bench${process.argv.slice(2).length ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
+    quick,
+    store: mongoDb ? 'mongodb' : 'embedded',
+    machine: machine(),
+    pinning: canPin ? `load generator on core ${LOADER_CORE}, registry and bare route on core ${SERVER_CORE} (taskset)` : 'none',
+    settings: { connections, durationSeconds: duration, warmupSeconds: warmup, registryLogLevel: logLevel },
+    bare: [],
+    scenarios: {},
+    ratios: {},
+    startupMs: [],
+    scaling: [],
+    peakRssMB: 0,
+  };
+
+  const randomOf = (list: string[]) => list[Math.floor(Math.random() * list.length)]!;
+  let peakRssKb = 0;
+
+  try {
+    for (const size of sizes) {
+      log(`\n== ${size.toLocaleString('en')} assets`);
+      const seedSeconds = await seedTo(size);
+      log(`  seeded in ${seedSeconds} s`);
+      const registry = await startChild([serverJs], registryEnv, `${API}/health`);
+      log(`  registry started in ${registry.startupMs} ms`);
+      results.startupMs.push({ assets: size, ms: registry.startupMs });
+
+      const cookie = await serverCookie(registry.url);
+      const readHeaders = { cookie };
+      const readSpec: LoadSpec = {
+        url: `${registry.url}${API}/assets/${sampleIds[0]}`,
+        headers: readHeaders,
+        setup: () => ({ path: `${API}/assets/${randomOf(sampleIds)}` }),
+      };
+      const listSpec: LoadSpec = { url: `${registry.url}${API}/assets`, headers: readHeaders };
+      const bareSpec: LoadSpec = { url: `${bare.url}/asset` };
+
+      if (size === sizes[0]) {
+        // The four scenarios, each right after the bare route, so both see the same machine (its other load drifts).
+        const writeHeaders = {
+          authorization: `Basic ${Buffer.from(`${BROKER_KEY}:`).toString('base64')}`,
+          cookie,
+          'content-type': 'application/json',
+        };
+        const createBody = JSON.stringify({ data: createPayload() });
+        let counter = 0;
+        const scenarios: [keyof BenchResults['scenarios'], string, LoadSpec][] = [
+          ['read', 'read one asset (random id)', readSpec],
+          ['listing', 'listing page of 100', listSpec],
+          ['create', 'create (POST)', { url: `${registry.url}${API}/assets`, method: 'POST', headers: writeHeaders, body: createBody, expect: 201 }],
+          [
+            'patch',
+            'PATCH (a title)',
+            {
+              url: `${registry.url}${API}/assets/${patchIds[0]}?acc_token=${OWNER_TOKEN}`,
+              method: 'PATCH',
+              headers: writeHeaders,
+              setup: () => ({
+                path: `${API}/assets/${randomOf(patchIds)}?acc_token=${OWNER_TOKEN}`,
+                body: JSON.stringify({ data: { title: `Права вимоги за кредитним договором № ${++counter}` } }),
+              }),
+            },
+          ],
+        ];
+        for (const [key, label, spec] of scenarios) {
+          const bareMeasure = await measure('bare route', bareSpec);
+          const m = await measure(label, spec);
+          results.bare.push({ ...bareMeasure, pairedWith: key });
+          results.scenarios[key] = m;
+          results.ratios[key] = round(m.rps / bareMeasure.rps, 3);
+          log(`  ${''.padEnd(26)} ratio to bare ${results.ratios[key]}`);
+        }
+      }
+
+      let point: ScalingPoint | undefined;
+      if (!quick) {
+        const lastPage = await store.list({ descending: true, limit: 101, mode: 'real', withAssets: false });
+        const endOffset = encodeURIComponent(lastPage[lastPage.length - 1]!.dateModified);
+        point = {
+          assets: size,
+          seedSeconds,
+          startupMs: registry.startupMs,
+          listStart: await measure('listing, start of feed', listSpec),
+          listEnd: await measure('listing, end of feed', { ...listSpec, url: `${registry.url}${API}/assets?offset=${endOffset}` }),
+          read: await measure('read by id (random)', readSpec),
+          rssMB: 0,
+        };
+      }
+
+      const hwm = procStatusKb(registry.proc.pid!, 'VmHWM') ?? 0;
+      peakRssKb = Math.max(peakRssKb, hwm);
+      log(`  registry peak RSS ${round(hwm / 1024, 0)} MB`);
+      if (point) {
+        point.rssMB = round(hwm / 1024, 0);
+        results.scaling.push(point);
+      }
+      await stopChild(registry);
+    }
+  } finally {
+    await stopChild(bare).catch(() => undefined);
+    await store.close().catch(() => undefined);
+    killChildren();
+    if (mongoDb) await dropMongo(mongoDb).catch(() => undefined);
+    if (!flag('keep')) rmSync(workDir, { recursive: true, force: true });
+  }
+  results.peakRssMB = round(peakRssKb / 1024, 0);
+
+  if (!quick) {
+    mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+    const file = join(ROOT, 'bench/results', `${stamp}.json`);
+    writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+    writeReport(results, ROOT);
+    log(`\nwrote ${file.slice(ROOT.length)}, docs/performance.md, docs/performance-scaling.svg`);
+  }
+  process.stdout.write(JSON.stringify(results.ratios) + '\n');
+}
+
+/** GET once, keep the SERVER_ID cookie the registry hands out (writes need it). */
+async function serverCookie(base: string): Promise<string> {
+  const res = await get(`${base}${API}/assets?limit=1`);
+  const setCookie = res.headers['set-cookie'];
+  const first = (Array.isArray(setCookie) ? setCookie : [String(setCookie ?? '')]).find((c) => c.startsWith('SERVER_ID='));
+  if (!first) throw new Error('the registry handed out no SERVER_ID cookie');
+  return first.split(';')[0]!;
+}
+
+function uniqueMongoUri(uri: string): string {
+  const m = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?(\?.*)?$/.exec(uri);
+  if (!m) throw new Error(`MONGODB_URI not understood: ${uri}`);
+  return `${m[1]}/registry_bench_${Date.now().toString(36)}${m[3] ?? ''}`;
+}
+
+async function dropMongo(uri: string): Promise<void> {
+  const { MongoClient } = await import('mongodb');
+  const client = new MongoClient(uri);
+  try {
+    await client.db().dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
+if (!existsSync(join(ROOT, 'node_modules/autocannon'))) {
+  log('autocannon is not installed: npm install');
+  process.exit(1);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    log(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+    killChildren();
+    process.exit(1);
+  },
+);

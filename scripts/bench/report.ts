@@ -1,0 +1,279 @@
+/**
+ * The benchmark's result file format, the targets of issue 6, and docs/performance.md with its chart
+ * (docs/performance-scaling.svg), both written from one result.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Measure {
+  rps: number;
+  /** Latency percentiles and maximum, milliseconds. */
+  p50: number;
+  p99: number;
+  max: number;
+  requests: number;
+  bytesPerResponse: number;
+  /** Responses whose status was not the expected one (200, 201 for creation). */
+  unexpected: number;
+  errors: number;
+}
+
+export interface ScalingPoint {
+  assets: number;
+  seedSeconds: number;
+  startupMs: number;
+  listStart: Measure;
+  listEnd: Measure;
+  read: Measure;
+  /** The registry process's peak RSS (VmHWM) while serving this size. */
+  rssMB: number;
+}
+
+export interface BenchResults {
+  timestamp: string;
+  /** Where the full run wrote this result (none for --quick). */
+  resultFile?: string | undefined;
+  command: string;
+  quick: boolean;
+  store: 'embedded' | 'mongodb';
+  machine: { cpu: string; cores: number; memoryGB: number; os: string; node: string };
+  pinning: string;
+  settings: { connections: number; durationSeconds: number; warmupSeconds: number; registryLogLevel: string };
+  /** The bare route, measured right before each scenario (`pairedWith`); each ratio uses its own pair. */
+  bare: (Measure & { pairedWith?: string })[];
+  scenarios: Partial<Record<'read' | 'listing' | 'create' | 'patch', Measure>>;
+  ratios: Record<string, number>;
+  startupMs: { assets: number; ms: number }[];
+  scaling: ScalingPoint[];
+  peakRssMB: number;
+}
+
+export interface TargetRow {
+  target: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+const fmt = (n: number) => n.toLocaleString('en');
+const fixed = (n: number, digits = 2) => n.toFixed(digits);
+
+export function evaluateTargets(r: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  const ratio = (name: string, label: string, min: number) => {
+    const value = r.ratios[name];
+    rows.push({
+      target: `${label} ≥ ${min} of the bare route`,
+      measured: value === undefined ? 'not measured' : fixed(value),
+      met: value === undefined ? undefined : value >= min,
+    });
+  };
+  ratio('read', 'Read one asset', 0.6);
+  ratio('listing', 'Listing page of 100', 0.25);
+  ratio('create', 'Create', 0.15);
+  ratio('patch', 'PATCH', 0.15);
+
+  const p99s = Object.entries(r.scenarios).map(([name, m]) => [name, m!.p99] as const);
+  const worst = p99s.reduce((a, b) => (b[1] > a[1] ? b : a), ['', 0] as readonly [string, number]);
+  rows.push({
+    target: `p99 < 20 ms at ${r.settings.connections} connections`,
+    measured: `${worst[1]} ms worst (${worst[0]}); ${p99s.map(([n, v]) => `${n} ${v}`).join(', ')}`,
+    met: p99s.length === 0 ? undefined : worst[1] < 20,
+  });
+
+  const small = r.scaling.find((p) => p.assets === 10_000);
+  const large = r.scaling.find((p) => p.assets === 1_000_000);
+  if (small && large) {
+    const start = small.listStart.rps / large.listStart.rps;
+    const end = small.listEnd.rps / large.listEnd.rps;
+    const worstSlowdown = Math.max(start, end);
+    rows.push({
+      target: 'Listing page at 1,000,000 within 1.5× of 10,000',
+      measured: `${fixed(worstSlowdown)}× (start of feed ${fixed(start)}×, end of feed ${fixed(end)}×; throughput 10k ÷ 1M)`,
+      met: worstSlowdown <= 1.5,
+    });
+    rows.push({ target: 'RSS < 250 MB with 1,000,000 assets', measured: `${large.rssMB} MB (peak, VmHWM)`, met: large.rssMB < 250 });
+  } else {
+    rows.push({ target: 'Listing page at 1,000,000 within 1.5× of 10,000', measured: 'not measured', met: undefined });
+    rows.push({ target: 'RSS < 250 MB with 1,000,000 assets', measured: 'not measured', met: undefined });
+  }
+  const startups = r.startupMs.map((s) => s.ms);
+  const slowest = Math.max(...startups);
+  rows.push({
+    target: 'Start-up < 1 s',
+    measured: `${slowest} ms slowest (${r.startupMs.map((s) => `${fmt(s.assets)}: ${s.ms} ms`).join(', ')})`,
+    met: startups.length === 0 ? undefined : slowest < 1000,
+  });
+  return rows;
+}
+
+// ---------------------------------------------------------------- chart
+
+const SERIES = [
+  { key: 'listStart', label: 'listing, start of feed', color: '#1f77b4' },
+  { key: 'listEnd', label: 'listing, end of feed', color: '#ff7f0e' },
+  { key: 'read', label: 'read by id', color: '#2ca02c' },
+] as const;
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function niceMax(value: number): number {
+  if (value <= 0) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 2.5, 5, 10]) if (step * magnitude >= value) return step * magnitude;
+  return 10 * magnitude;
+}
+
+/** Two panels over registry size (log scale): requests/s, and p50/p99 latency. */
+export function scalingChart(points: ScalingPoint[]): string {
+  const width = 900;
+  const height = 360;
+  const panelW = 370;
+  const panelH = 230;
+  const top = 50;
+  const lefts = [70, 520];
+  const sizes = points.map((p) => p.assets);
+  const logMin = Math.log10(Math.min(...sizes));
+  const logMax = Math.log10(Math.max(...sizes));
+  const x = (left: number, assets: number) =>
+    left + (logMax === logMin ? panelW / 2 : ((Math.log10(assets) - logMin) / (logMax - logMin)) * (panelW - 40) + 20);
+
+  const out: string[] = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${width}" height="${height}" fill="#fff"/>`,
+  );
+
+  const panel = (left: number, title: string, unit: string, values: { color: string; dash?: string; get: (p: ScalingPoint) => number }[]) => {
+    const maxValue = niceMax(Math.max(...values.flatMap((v) => points.map(v.get))) * 1.1);
+    const y = (value: number) => top + panelH - (value / maxValue) * panelH;
+    out.push(`<text x="${left + panelW / 2}" y="${top - 22}" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(title)}</text>`);
+    for (let i = 0; i <= 4; i++) {
+      const value = (maxValue / 4) * i;
+      out.push(
+        `<line x1="${left}" x2="${left + panelW}" y1="${y(value)}" y2="${y(value)}" stroke="#ddd"/>`,
+        `<text x="${left - 6}" y="${y(value) + 4}" text-anchor="end">${fmt(Math.round(value * 10) / 10)}</text>`,
+      );
+    }
+    out.push(`<text x="${left - 50}" y="${top + panelH / 2}" transform="rotate(-90 ${left - 50} ${top + panelH / 2})" text-anchor="middle">${unit}</text>`);
+    for (const assets of sizes) {
+      out.push(`<text x="${x(left, assets)}" y="${top + panelH + 18}" text-anchor="middle">${fmt(assets)}</text>`);
+    }
+    out.push(`<text x="${left + panelW / 2}" y="${top + panelH + 36}" text-anchor="middle">assets in the registry (log scale)</text>`);
+    out.push(`<rect x="${left}" y="${top}" width="${panelW}" height="${panelH}" fill="none" stroke="#888"/>`);
+    for (const v of values) {
+      const coords = points.map((p) => `${x(left, p.assets).toFixed(1)},${y(v.get(p)).toFixed(1)}`);
+      out.push(`<polyline points="${coords.join(' ')}" fill="none" stroke="${v.color}" stroke-width="2"${v.dash ? ` stroke-dasharray="${v.dash}"` : ''}/>`);
+      for (const c of coords) {
+        const [cx, cy] = c.split(',');
+        out.push(`<circle cx="${cx}" cy="${cy}" r="3.5" fill="${v.color}"/>`);
+      }
+    }
+  };
+
+  panel(lefts[0]!, 'Throughput', 'requests/s', SERIES.map((s) => ({ color: s.color, get: (p: ScalingPoint) => p[s.key].rps })));
+  panel(lefts[1]!, 'Latency (solid p50, dashed p99)', 'ms', [
+    ...SERIES.map((s) => ({ color: s.color, get: (p: ScalingPoint) => p[s.key].p50 })),
+    ...SERIES.map((s) => ({ color: s.color, dash: '5,4', get: (p: ScalingPoint) => p[s.key].p99 })),
+  ]);
+  let legendX = 70;
+  for (const s of SERIES) {
+    out.push(
+      `<rect x="${legendX}" y="${height - 22}" width="14" height="4" fill="${s.color}"/>`,
+      `<text x="${legendX + 20}" y="${height - 16}">${escapeXml(s.label)}</text>`,
+    );
+    legendX += 200;
+  }
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}
+
+// ---------------------------------------------------------------- markdown
+
+function measureRow(name: string, m: Measure | undefined, ratio?: number): string {
+  if (!m) return `| ${name} | – | – | – | – | – |`;
+  const ratioText = ratio === undefined ? '–' : fixed(ratio);
+  const bad = m.unexpected + m.errors > 0 ? ` (${m.unexpected + m.errors} unexpected)` : '';
+  return `| ${name} | ${fmt(m.rps)}${bad} | ${m.p50} | ${m.p99} | ${fmt(m.bytesPerResponse)} | ${ratioText} |`;
+}
+
+export function performanceMarkdown(r: BenchResults, notes: string): string {
+  const targets = evaluateTargets(r);
+  const mark = (met: boolean | undefined) => (met === undefined ? '–' : met ? '**met**' : '**missed**');
+  const lines = [
+    '# Performance',
+    '',
+    '<!-- Written by `npm run bench` (scripts/bench.ts) from its latest result; edit scripts/bench/notes.md for the prose. -->',
+    '',
+    `Latest figures: ${r.timestamp.slice(0, 16).replace('T', ' ')} UTC, ${r.store === 'embedded' ? 'embedded store (SQLite)' : 'MongoDB'}, ` +
+      `result file \`${r.resultFile ?? 'none'}\`.`,
+    '',
+    '```sh',
+    r.command,
+    '```',
+    '',
+    `Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGB} GB, ${r.machine.os}, Node ${r.machine.node}. ` +
+      `Pinning: ${r.pinning}. Load: autocannon, ${r.settings.connections} connections over loopback, ` +
+      `${r.settings.durationSeconds} s per scenario after ${r.settings.warmupSeconds} s of warm-up. ` +
+      `The registry is the compiled service with LOG_LEVEL=${r.settings.registryLogLevel}.`,
+    '',
+    '## Targets',
+    '',
+    '| Target | Measured | |',
+    '|---|---|---|',
+    ...targets.map((t) => `| ${t.target} | ${t.measured} | ${mark(t.met)} |`),
+    '',
+    '## Scenarios (10,000 assets)',
+    '',
+    'The bare route is a Fastify server with no plugins and no logger whose one route returns a seeded asset as `{"data": …}`. ' +
+      'It is measured right before each scenario and each ratio is to that measurement, so that both see the same machine. ' +
+      'Registry requests carry the SERVER_ID cookie, as a client keeps it; writes carry a broker key.',
+    '',
+    '| Scenario | req/s | p50 ms | p99 ms | bytes/response | ratio to bare |',
+    '|---|---|---|---|---|---|',
+    ...(
+      [
+        ['read', 'read one asset (`GET /assets/{id}`, random ids)'],
+        ['listing', 'listing page of 100 (`GET /assets`)'],
+        ['create', 'create (`POST /assets`)'],
+        ['patch', 'PATCH (`PATCH /assets/{id}`, a title, random of 1,000 assets)'],
+      ] as const
+    ).flatMap(([key, label]) => [
+      measureRow(`bare route, before ${key}`, r.bare.find((b) => b.pairedWith === key)),
+      measureRow(label, r.scenarios[key], r.ratios[key]),
+    ]),
+    '',
+    '## Scaling',
+    '',
+    'Seeded through `store.bulkInsert` (pending assets, in the feed); at each size the registry is restarted and measured: ' +
+      'the first page of the feed, the last page (an `offset` 100 rows before the end), and reads of ids drawn at random from the whole store.',
+    '',
+    '![Throughput and latency against registry size](performance-scaling.svg)',
+    '',
+    '| Assets | seeding s | start-up ms | listing start req/s (p50/p99 ms) | listing end req/s (p50/p99 ms) | read by id req/s (p50/p99 ms) | peak RSS MB |',
+    '|---|---|---|---|---|---|---|',
+    ...r.scaling.map(
+      (p) =>
+        `| ${fmt(p.assets)} | ${p.seedSeconds} | ${p.startupMs} | ${fmt(p.listStart.rps)} (${p.listStart.p50}/${p.listStart.p99}) | ` +
+        `${fmt(p.listEnd.rps)} (${p.listEnd.p50}/${p.listEnd.p99}) | ${fmt(p.read.rps)} (${p.read.p50}/${p.read.p99}) | ${p.rssMB} |`,
+    ),
+    '',
+    notes.trim(),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export function writeReport(r: BenchResults, root: string, notes = readNotes(root)): void {
+  writeFileSync(join(root, 'docs/performance-scaling.svg'), scalingChart(r.scaling));
+  writeFileSync(join(root, 'docs/performance.md'), performanceMarkdown(r, notes));
+}
+
+function readNotes(root: string): string {
+  try {
+    return readFileSync(join(root, 'scripts/bench/notes.md'), 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'node:net';
 import { randomInt } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { findHaproxy, startCluster, type Cluster } from '../../scripts/cluster.js';
@@ -22,25 +21,10 @@ import { nodeOfCookie } from '../../src/plugins/server-id.js';
 import { AUTH_INI, COOKIE_SECRET, KEYS, uniqueMongoUri } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
+import { HAS_REDIS, REDIS_URL } from '../helpers/redis.js';
 
 const HAPROXY = findHaproxy();
-const REDIS_URL = process.env.REDIS_TEST_URL || process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
-function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-// When CI names a Redis it must be there: only an unnamed, absent default is skipped.
-const HAS_REDIS = process.env.REDIS_TEST_URL ? true : await reachable(REDIS_URL);
 
 async function startTestCluster(env: Record<string, string>): Promise<{ cluster: Cluster; dataDir: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'registry-cluster-test-'));

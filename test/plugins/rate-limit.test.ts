@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import errors from '../../src/plugins/errors.js';
 import { serverIdCookie } from '../../src/plugins/server-id.js';
@@ -12,9 +11,9 @@ import { rateLimit } from '../../src/plugins/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { startServer, KEYS, type TestServer } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
+import { HAS_REDIS, REDIS_URL } from '../helpers/redis.js';
 
 const SECRET = 'rate-limit-test-secret-0123456789abcdef';
-const REDIS_URL = process.env.REDIS_TEST_URL || process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 interface ProbeOptions {
   max: number;
@@ -75,21 +74,6 @@ function expect429(res: LightMyRequestResponse): void {
   expect(body.errors[0].description).toMatch(/Rate limit exceeded.*Repeat the request after \d+ s/);
 }
 
-function redisReachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-// When CI names a Redis (REDIS_TEST_URL) it must be there: only an unnamed, absent default is skipped.
-const hasRedis = process.env.REDIS_TEST_URL ? true : await redisReachable(REDIS_URL);
 
 describe('rate limit plugin (small app, counters in memory)', () => {
   it('answers 429 with the envelope, Retry-After and the limit headers once max is spent', async () => {
@@ -201,8 +185,8 @@ describe('rate limit plugin (small app, counters in memory)', () => {
   });
 });
 
-describe.skipIf(!hasRedis)(
-  hasRedis ? `rate limit plugin with Redis at ${REDIS_URL}` : `rate limit plugin with Redis: SKIPPED, no Redis at ${REDIS_URL}`,
+describe.skipIf(!HAS_REDIS)(
+  HAS_REDIS ? `rate limit plugin with Redis at ${REDIS_URL}` : `rate limit plugin with Redis: SKIPPED, no Redis at ${REDIS_URL}`,
   () => {
     it('two nodes sharing one Redis enforce one limit per client', async () => {
       const nameSpace = `test-rate-${randomBytes(4).toString('hex')}:`;

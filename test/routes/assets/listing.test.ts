@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
+import { micros } from '../../helpers/dates.js';
 import { Client, type Response } from '../../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../../helpers/fixtures.js';
 import { formatDate, nowMicros } from '../../../src/domain/dates.js';
@@ -11,15 +12,6 @@ import { hashToken, newId, newToken } from '../../../src/domain/ids.js';
 
 const LIST = '/api/0.1/assets';
 const LOT = 'b5ca6aa850694154b6a5f6db4e65f5da';
-
-/** Microseconds since the epoch of an ISO 8601 date-time with up to 6 fraction digits. */
-function micros(iso: string): number {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})$/.exec(iso);
-  if (!m) throw new Error(`not an ISO 8601 date-time: ${iso}`);
-  const ms = Date.parse(`${m[1]}${m[3]}`);
-  if (Number.isNaN(ms)) throw new Error(`not a date: ${iso}`);
-  return ms * 1000 + Number((m[2] ?? '').padEnd(6, '0'));
-}
 
 /** The same instant written with another UTC offset (minutes east), `Z` when `zulu`. */
 function atOffset(iso: string, offsetMinutes: number, zulu = false): string {

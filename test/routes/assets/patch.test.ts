@@ -6,19 +6,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
+import { micros } from '../../helpers/dates.js';
 import { Client, type Response } from '../../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../../helpers/fixtures.js';
 
 const path = (id: string) => `/api/0.1/assets/${id}`;
-
-/** Microseconds since the epoch of an ISO 8601 date-time with up to 6 fraction digits. */
-function micros(iso: string): number {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})$/.exec(iso);
-  if (!m) throw new Error(`not an ISO 8601 date-time: ${iso}`);
-  const ms = Date.parse(`${m[1]}${m[3]}`);
-  if (Number.isNaN(ms)) throw new Error(`not a date: ${iso}`);
-  return ms * 1000 + Number((m[2] ?? '').padEnd(6, '0'));
-}
 
 let server: TestServer;
 let owner: Client;

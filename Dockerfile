@@ -17,8 +17,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The docs page is read at run time from src/generated (the rest of src/ is compiled into dist/).
 COPY --from=build /app/src/generated ./src/generated
-COPY --from=build /app/src/domain/classifiers ./src/domain/classifiers
 COPY package.json ./
 COPY openapi ./openapi
 RUN mkdir -p /data && chown node:node /data

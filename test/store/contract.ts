@@ -16,19 +16,7 @@ function query(overrides: Partial<ListQuery> = {}): ListQuery {
   return { descending: false, limit: 100, mode: 'all', withAssets: false, ...overrides };
 }
 
-export interface ContractOptions {
-  /**
-   * False for a server whose single-document updates are not atomic (FerretDB 1.x reads, changes and writes a
-   * document back), where a compare-and-set race can have two winners. The affected test is then marked, not run.
-   */
-  atomicUpdates?: boolean;
-}
-
-export function describeStoreContract(
-  name: string,
-  open: () => Promise<AssetStore>,
-  { atomicUpdates = true }: ContractOptions = {},
-): void {
+export function describeStoreContract(name: string, open: () => Promise<AssetStore>): void {
   describe(`AssetStore contract: ${name}`, () => {
     let store: AssetStore;
 
@@ -180,9 +168,7 @@ export function describeStoreContract(
         expect(await store.get(id)).toBeUndefined();
       });
 
-      it.skipIf(!atomicUpdates)(
-        `lets exactly one of 20 concurrent updates with the same rev win${atomicUpdates ? '' : ' [needs atomic updates: not on FerretDB]'}`,
-        async () => {
+      it('lets exactly one of 20 concurrent updates with the same rev win', async () => {
         const { record } = await create();
         const results = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
@@ -193,8 +179,7 @@ export function describeStoreContract(
         expect(winners).toHaveLength(1);
         expect(await store.get(record.id)).toEqual(winners[0]);
         expect(winners[0]!.rev).toBe(2);
-        },
-      );
+      });
 
       it('keeps the record where it was when the build throws', async () => {
         const { record } = await create();

@@ -97,9 +97,7 @@ if (!BASE_URI) {
     }
   });
 
-  describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh(), {
-    atomicUpdates: !isFerret,
-  });
+  describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh());
   if (!isFerret) {
     // MongoDB runs the compare-and-set clock too, so both clock paths are verified where they can be.
     describeStoreContract(`mongo (${server.version}, clock cas)`, () => openFresh('cas'));

@@ -74,7 +74,8 @@ export function keyFromHeader(header: string | undefined): string | undefined {
   return (colon === -1 ? decoded : decoded.slice(0, colon)) || undefined;
 }
 
-const unauthorized = (): ApiError =>
+/** 401 for a write without a known key (also thrown by routes that need the key's holder). */
+export const unauthorized = (): ApiError =>
   new ApiError(
     401,
     [{ location: 'header', name: 'Authorization', description: 'A known API key is required (Basic auth user name)' }],

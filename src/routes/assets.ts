@@ -13,6 +13,7 @@ import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/as
 import { buildListingPage, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
 import { notDecodable } from '../plugins/content.js';
+import { unauthorized } from '../plugins/auth.js';
 import type { components, operations } from '../generated/openapi.js';
 
 export const API_PREFIX = '/api/0.1';
@@ -63,7 +64,7 @@ function ownerToken(request: FastifyRequest): string | undefined {
 
 function roleFor(request: FastifyRequest, record: AssetRecord): Role {
   const principal = request.principal;
-  if (principal === undefined) throw new ApiError(401, [{ location: 'header', name: 'Authorization', description: 'A known API key is required' }]);
+  if (principal === undefined) throw unauthorized();
   if (principal.role !== 'brokers') return principal.role;
   const token = ownerToken(request);
   const owns = principal.name === record.asset.owner && token !== undefined && tokenMatches(token, record.ownerTokenHash);
@@ -142,13 +143,15 @@ export default async function assetRoutes(app: FastifyInstance, options: { confi
 
   app.patch<{ Params: ItemParams; Reply: PatchedReply }>(ITEM, async (request) => {
     const data = requestData(request.body);
+    // The sent data does not change between attempts: checked once, refused only after 404 and 403 (order of checks).
+    const inputErrors = checkInput(data);
     for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
       const record = await store.get(request.params.asset_id);
       if (record === undefined) throw notFound();
       const current = record.asset.status as Status;
       const decision = decidePatch(roleFor(request, record), current, data);
       if (!decision.allowed) throw ApiError.one(403, 'body', 'data', decision.description);
-      rejectInvalid(checkInput(data));
+      rejectInvalid(inputErrors);
       const next = applyPatch(record.asset, decision.changes, decision.target);
       rejectInvalid(checkAsset(next));
       if (sameContent(next, record.asset)) return { data: served(record.asset) };

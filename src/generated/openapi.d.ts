@@ -1,6 +1,6 @@
 // generated from openapi/openapi.yaml by scripts/generate.ts — do not edit; run `npm run generate`
 export interface paths {
-    "/api/0.1/assets": {
+    "/assets": {
         parameters: {
             query?: never;
             header?: never;
@@ -30,7 +30,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/0.1/assets/{asset_id}": {
+    "/assets/{asset_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -79,7 +79,7 @@ export interface paths {
         patch: operations["patchAsset"];
         trace?: never;
     };
-    "/api/0.1/openapi.json": {
+    "/openapi.json": {
         parameters: {
             query?: never;
             header?: never;
@@ -99,7 +99,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/0.1/docs": {
+    "/docs": {
         parameters: {
             query?: never;
             header?: never;
@@ -119,7 +119,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/0.1/health": {
+    "/health": {
         parameters: {
             query?: never;
             header?: never;

@@ -1,8 +1,11 @@
 /**
- * A small HTTP client over undici for the suite: real requests, a cookie jar for the SERVER_ID cluster cookie,
- * Basic auth by API key, and an OpenAPI contract check on every response (see contract.ts).
+ * A small client for the suite: a cookie jar for the SERVER_ID cluster cookie, Basic auth by API key, and an
+ * OpenAPI contract check on every response (see contract.ts). It talks to the real server through a transport:
+ * Fastify's `inject` (the whole app, no socket) where the socket is not the point, or real HTTP (undici) where it
+ * is (other processes, the balancer, raw protocol, the client address).
  */
 import { request as undiciRequest, Agent } from 'undici';
+import type { FastifyInstance } from 'fastify';
 import { checkContract } from './contract.js';
 
 export interface RequestOptions {
@@ -32,27 +35,88 @@ export interface Response {
   json: any;
 }
 
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** One request as it goes out: `path` includes the query string; header names are lower-case. */
+export interface OutgoingRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export interface IncomingResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+}
+
+/** How a client reaches a server. */
+export interface Transport {
+  /** `http://127.0.0.1:<port>` of the server, no trailing slash (the Host of injected requests too). */
+  readonly baseUrl: string;
+  send(request: OutgoingRequest): Promise<IncomingResponse>;
+}
 
 /** One keep-alive-free dispatcher so closing a test server never waits for idle sockets. */
 const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
 
+/** Real HTTP over a socket (undici). */
+export function httpTransport(baseUrl: string): Transport {
+  const base = baseUrl.replace(/\/$/, '');
+  return {
+    baseUrl: base,
+    async send({ method, path, headers, body }) {
+      const res = await undiciRequest(base + path, { method: method as any, headers, body, dispatcher });
+      return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+    },
+  };
+}
+
+/** Methods whose requests carry a body: undici sends `Content-Length: 0` when they have none. */
+const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * The whole Fastify app without a socket (`app.inject`). The request looks as it does over HTTP: the Host of the
+ * listening address (links in answers are built from it), a Content-Length as undici sends it, the loopback address.
+ */
+export function injectTransport(app: FastifyInstance, baseUrl: string): Transport {
+  const base = baseUrl.replace(/\/$/, '');
+  const host = new URL(base).host;
+  return {
+    baseUrl: base,
+    async send({ method, path, headers, body }) {
+      const sent: Record<string, string> = { host, ...headers };
+      if (sent['content-length'] === undefined && (body !== undefined || PAYLOAD_METHODS.has(method))) {
+        sent['content-length'] = String(body === undefined ? 0 : Buffer.byteLength(body));
+      }
+      const res = await app.inject({ method: method as any, url: path, headers: sent, payload: body, remoteAddress: '127.0.0.1' });
+      return { status: res.statusCode, headers: res.headers, text: res.body };
+    },
+  };
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 export class Client {
-  readonly baseUrl: string;
+  readonly transport: Transport;
   key: string | undefined;
   autoCookie: boolean;
   /** Cookie jar: name → value. */
   readonly cookies = new Map<string, string>();
 
-  constructor(baseUrl: string, options: { key?: string; autoCookie?: boolean } = {}) {
-    this.baseUrl = baseUrl.replace(/\/$/, '');
+  /** `target`: a server URL (real HTTP) or a transport. */
+  constructor(target: string | Transport, options: { key?: string; autoCookie?: boolean } = {}) {
+    this.transport = typeof target === 'string' ? httpTransport(target) : target;
     this.key = options.key;
     this.autoCookie = options.autoCookie ?? true;
   }
 
-  /** A client on the same server with another key and its own (empty) cookie jar. */
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** A client on the same server and transport with another key and its own (empty) cookie jar. */
   as(key: string | undefined): Client {
-    const c = new Client(this.baseUrl, { autoCookie: this.autoCookie });
+    const c = new Client(this.transport, { autoCookie: this.autoCookie });
     c.key = key;
     return c;
   }
@@ -86,18 +150,12 @@ export class Client {
     }
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
 
-    const res = await undiciRequest(this.baseUrl + target, {
-      method: method as any,
-      headers,
-      body,
-      dispatcher,
-    });
-    const text = await res.body.text();
+    const res = await this.transport.send({ method, path: target, headers, body });
     const out: Record<string, string> = {};
     let setCookies: string[] = [];
     for (const [k, v] of Object.entries(res.headers)) {
       if (v === undefined) continue;
-      if (k === 'set-cookie') setCookies = Array.isArray(v) ? v : [v];
+      if (k === 'set-cookie') setCookies = Array.isArray(v) ? v : [String(v)];
       out[k] = Array.isArray(v) ? v.join(', ') : String(v);
     }
     for (const sc of setCookies) {
@@ -108,12 +166,13 @@ export class Client {
     let json: any;
     if (/^application\/json/i.test(out['content-type'] ?? '')) {
       try {
-        json = JSON.parse(text);
+        json = JSON.parse(res.text);
       } catch {
         json = undefined;
       }
     }
-    const response: Response = { status: res.statusCode, headers: out, setCookies, text, json };
+    const response: Response = { status: res.status, headers: out, setCookies, text: res.text, json };
+    // The suite's own contract check: goes once the server validates its replies (VALIDATE_REPLIES=true).
     if (options.contract !== false) checkContract(method, path, response);
     return response;
   }

@@ -1,17 +1,26 @@
 /**
- * Starts the real registry on a random port over a real, temporary store (SQLite in a fresh DATA_DIR, or a fresh
- * MongoDB database when MONGODB_URI is set), with a known auth.ini. No mocks.
+ * The suite's fixture: the real registry over a real, temporary store (SQLite in a fresh DATA_DIR, or a fresh
+ * MongoDB database when MONGODB_URI is set), with a known auth.ini and clients for every role. No mocks.
+ *
+ *     const server = useServer();                       // per file, or per describe (its own store)
+ *     const { broker, anonymous } = server;             // clients, usable in hooks and tests
+ *
+ * `useServer` starts the server before the first test of its block and closes it after the last one, removing
+ * its folder and dropping its database. Clients go through Fastify's `inject` unless `{ via: 'http' }` asks for
+ * real HTTP. `startServer` and `new Client(url, { key })` remain for code that manages its own server.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import { buildApp } from '../../src/app.js';
 import type { AssetStore } from '../../src/store/types.js';
+import { Client, httpTransport, injectTransport, type Transport } from './client.js';
 
 export interface TestKeys {
   broker: string;
@@ -41,12 +50,36 @@ concierge = ${KEYS.concierge}
 administrator = ${KEYS.admin}
 `;
 
+/** Environment-style settings (`TZ`, `BODY_LIMIT`, ...), over the suite's defaults. */
+export type Settings = Record<string, string>;
+
+/** `inject`: the app without a socket; `http`: real requests to the listening port. */
+export type Via = 'inject' | 'http';
+
+export interface ClientOptions {
+  key?: string;
+  autoCookie?: boolean;
+  /** Defaults to the server's. */
+  via?: Via;
+}
+
 export interface TestServer {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
-  url: string;
-  dataDir: string;
-  app: FastifyInstance;
-  store: AssetStore;
+  readonly url: string;
+  readonly dataDir: string;
+  readonly app: FastifyInstance;
+  readonly store: AssetStore;
+  /** One client per role, each with its own cookie jar, shared by the tests of the block. */
+  readonly anonymous: Client;
+  readonly broker: Client;
+  readonly broker2: Client;
+  readonly concierge: Client;
+  readonly admin: Client;
+  /** A new client (empty cookie jar). */
+  client(options?: ClientOptions): Client;
+  /** How clients reach this server `via` inject or real HTTP. */
+  transport(via: Via): Transport;
+  /** Stops the server, then removes its folder and drops its database. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -57,11 +90,75 @@ export function uniqueMongoUri(uri: string): string {
   return `${m[1]}/registry_test_${randomBytes(6).toString('hex')}${m[3] ?? ''}`;
 }
 
-export async function startServer(settings: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'registry-test-'));
-  const authFile = join(dataDir, 'auth.ini');
-  await writeFile(authFile, AUTH_INI);
-  const env: Record<string, string> = {
+async function dropDatabase(uri: string): Promise<void> {
+  const { MongoClient } = await import('mongodb');
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    await client.db().dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
+/** Temporary folders and MongoDB test databases handed out to a test, all removed by `cleanup()`. */
+export class Scratch {
+  private readonly dirs: string[] = [];
+  private readonly databases: string[] = [];
+
+  /** A fresh empty folder under the system's temporary folder. */
+  async dir(prefix = 'registry-test-'): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  /** A fresh folder holding the suite's auth.ini: `{ dataDir, authFile }`. */
+  async dataDir(prefix?: string): Promise<{ dataDir: string; authFile: string }> {
+    const dataDir = await this.dir(prefix);
+    const authFile = join(dataDir, 'auth.ini');
+    await writeFile(authFile, AUTH_INI);
+    return { dataDir, authFile };
+  }
+
+  /** A fresh database on the MONGODB_URI server; undefined when the suite runs on the embedded store. */
+  mongoUri(): string | undefined {
+    if (!process.env.MONGODB_URI) return undefined;
+    const uri = uniqueMongoUri(process.env.MONGODB_URI);
+    this.databases.push(uri);
+    return uri;
+  }
+
+  async cleanup(): Promise<void> {
+    const databases = this.databases.splice(0);
+    const dirs = this.dirs.splice(0);
+    await Promise.all([...databases.map(dropDatabase), ...dirs.map((dir) => rm(dir, { recursive: true, force: true }))]);
+  }
+}
+
+/** A Scratch for this file or describe block, cleaned up after its last test. */
+export function useScratch(): Scratch {
+  const scratch = new Scratch();
+  afterAll(() => scratch.cleanup());
+  return scratch;
+}
+
+/** Roles → keys of the ready-made clients. */
+const ROLE_KEYS = {
+  anonymous: undefined,
+  broker: KEYS.broker,
+  broker2: KEYS.broker2,
+  concierge: KEYS.concierge,
+  admin: KEYS.admin,
+} as const;
+
+/**
+ * Starts the registry on a random port. `settings` override the suite's defaults; `via` is how its clients reach
+ * it (default `inject`). The caller closes it.
+ */
+export async function startServer(settings: Settings = {}, options: { via?: Via } = {}): Promise<TestServer> {
+  const scratch = new Scratch();
+  const { dataDir, authFile } = await scratch.dataDir();
+  const env: Settings = {
     DATA_DIR: dataDir,
     AUTH_FILE: authFile,
     RATE_LIMIT_MAX: '1000000',
@@ -69,33 +166,121 @@ export async function startServer(settings: Record<string, string> = {}): Promis
     TZ: 'Europe/Kyiv',
     COOKIE_SECRET,
     SERVER_ID: 'test-node',
+    VALIDATE_REPLIES: 'true',
   };
-  if (process.env.MONGODB_URI) env.MONGODB_URI = uniqueMongoUri(process.env.MONGODB_URI);
-  const config = loadConfig({ ...env, ...settings }, []);
-  const store = await openStore(config);
-  let app: FastifyInstance;
+  const mongodbUri = scratch.mongoUri();
+  if (mongodbUri) env.MONGODB_URI = mongodbUri;
+  let app: FastifyInstance | undefined;
+  let store: AssetStore | undefined;
   try {
+    const config = loadConfig({ ...env, ...settings }, []);
+    store = await openStore(config);
     app = await buildApp({ config, store });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (err) {
-    await store.close();
+    await app?.close();
+    await store?.close();
+    await scratch.cleanup();
     throw err;
   }
   const { port } = app.server.address() as AddressInfo;
-  let closed = false;
+  const url = `http://127.0.0.1:${port}`;
+  const transports: Record<Via, Transport> = { inject: injectTransport(app, url), http: httpTransport(url) };
+  const via = options.via ?? 'inject';
+  const client = (o: ClientOptions = {}) => new Client(transports[o.via ?? via], { key: o.key, autoCookie: o.autoCookie });
+  const running = { app, store };
+  let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     dataDir,
     app,
     store,
-    async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        await app.close();
-      } finally {
-        await store.close();
-      }
+    anonymous: client(),
+    broker: client({ key: ROLE_KEYS.broker }),
+    broker2: client({ key: ROLE_KEYS.broker2 }),
+    concierge: client({ key: ROLE_KEYS.concierge }),
+    admin: client({ key: ROLE_KEYS.admin }),
+    client,
+    transport: (v) => transports[v],
+    close() {
+      closing ??= (async () => {
+        try {
+          await running.app.close();
+        } finally {
+          try {
+            await running.store.close();
+          } finally {
+            await scratch.cleanup();
+          }
+        }
+      })();
+      return closing;
     },
+  };
+}
+
+/** A server for the current test only, closed (and cleaned up) when the test ends. Call it inside a test. */
+export async function serverForThisTest(settings: Settings = {}, options: { via?: Via } = {}): Promise<TestServer> {
+  const server = await startServer(settings, options);
+  onTestFinished(() => server.close());
+  return server;
+}
+
+/** Resolves to the running server's transport when a request is sent, so clients can be made before it starts. */
+function lateTransport(resolve: () => Transport): Transport {
+  return {
+    get baseUrl() {
+      return resolve().baseUrl;
+    },
+    send: (request) => resolve().send(request),
+  };
+}
+
+/**
+ * A server for the enclosing file or describe block: started in `beforeAll`, closed in `afterAll`. Its clients
+ * exist at once (destructure them at the top of the block); the server's own parts (`url`, `store`, `app`,
+ * `dataDir`) can be read from the block's hooks and tests on.
+ */
+export function useServer(settings: Settings = {}, options: { via?: Via } = {}): TestServer {
+  let started: TestServer | undefined;
+  const running = (): TestServer => {
+    if (!started) throw new Error('useServer: the server runs from the beforeAll of its block to its afterAll');
+    return started;
+  };
+  const via = options.via ?? 'inject';
+  const transports: Record<Via, Transport> = {
+    inject: lateTransport(() => running().transport('inject')),
+    http: lateTransport(() => running().transport('http')),
+  };
+  const client = (o: ClientOptions = {}) => new Client(transports[o.via ?? via], { key: o.key, autoCookie: o.autoCookie });
+
+  beforeAll(async () => {
+    started = await startServer(settings, options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+
+  return {
+    get url() {
+      return running().url;
+    },
+    get dataDir() {
+      return running().dataDir;
+    },
+    get app() {
+      return running().app;
+    },
+    get store() {
+      return running().store;
+    },
+    anonymous: client(),
+    broker: client({ key: ROLE_KEYS.broker }),
+    broker2: client({ key: ROLE_KEYS.broker2 }),
+    concierge: client({ key: ROLE_KEYS.concierge }),
+    admin: client({ key: ROLE_KEYS.admin }),
+    client,
+    transport: (v) => transports[v],
+    close: () => running().close(),
   };
 }

@@ -1,26 +1,15 @@
 /**
  * GET /api/0.1/assets/{id}: spec "Read one asset", decisions.md §8 (reads need no key; unknown id 404).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
-import { Client } from '../../helpers/client.js';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../../helpers/server.js';
 import { createAsset, toPending } from '../../helpers/fixtures.js';
 import { expectErrors } from '../../helpers/expect.js';
 
 const ASSETS = '/api/0.1/assets';
 
-let server: TestServer;
-let broker: Client;
-let anonymous: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  broker = new Client(server.url, { key: KEYS.broker });
-  anonymous = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
+const { broker, anonymous } = server;
 
 describe('GET /assets/{id}', () => {
   it('serves {data} with the full asset, without a key', async () => {
@@ -58,7 +47,7 @@ describe('GET /assets/{id}', () => {
 
   it('a GET with an unknown key is served', async () => {
     const created = await createAsset(broker);
-    const stranger = new Client(server.url, { key: 'ffffffffffffffffffffffffffffffff' });
+    const stranger = server.client({ key: 'ffffffffffffffffffffffffffffffff' });
     const res = await stranger.get(`${ASSETS}/${created.id}`);
     expect(res.status).toBe(200);
     expect(res.json.data.id).toBe(created.id);

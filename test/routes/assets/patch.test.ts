@@ -4,29 +4,16 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../../helpers/server.js';
 import { micros } from '../../helpers/dates.js';
-import { Client, type Response } from '../../helpers/client.js';
+import type { Response } from '../../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../../helpers/fixtures.js';
 
 const path = (id: string) => `/api/0.1/assets/${id}`;
 
-let server: TestServer;
-let owner: Client;
-let broker2: Client;
-let reader: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  owner = new Client(server.url, { key: KEYS.broker });
-  broker2 = new Client(server.url, { key: KEYS.broker2 });
-  reader = new Client(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
+const { broker: owner, broker2, anonymous: reader } = server;
 
 async function read(id: string): Promise<any> {
   const res = await reader.get(path(id));
@@ -298,7 +285,7 @@ describe('order of checks', () => {
       expect(res.status, res.text).toBe(404);
       expect(res.json).toEqual(NOT_FOUND);
     }
-    const concierge = new Client(server.url, { key: KEYS.concierge });
+    const { concierge } = server;
     const res = await concierge.patch(path('not-even-hex'), { data: { status: 'verification' } });
     expect(res.status, res.text).toBe(404);
     expect(res.json).toEqual(NOT_FOUND);
@@ -316,8 +303,8 @@ describe('order of checks', () => {
   it('no key or an unknown key: 401 with WWW-Authenticate: Basic, even for an unknown id', async () => {
     const { id, token } = await createAsset(owner);
     const before = await read(id);
-    const anonymous = new Client(server.url);
-    const stranger = new Client(server.url, { key: '99999999999999999999999999999999' });
+    const anonymous = server.client();
+    const stranger = server.client({ key: '99999999999999999999999999999999' });
     for (const [client, target] of [
       [anonymous, id],
       [stranger, id],

@@ -1,5 +1,5 @@
 /**
- * The state machine and roles (decisions.md §3, behaviour §4), over real HTTP on a real store.
+ * The state machine and roles (decisions.md §3, behaviour §4), through the whole app on a real store.
  *
  * The table test covers EVERY (from, to, role): from each of the six states, to each of the six states plus an
  * unknown status string, by the owner (broker + owner token), another broker (broker2 key with the owner's
@@ -10,9 +10,9 @@
  * `Can't switch asset to draft status`; then a move the role may not make gets `Can't update ...`. Re-sending the
  * current status is not a move: it is allowed wherever the role may edit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
-import { Client, type Response } from '../../helpers/client.js';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../../helpers/server.js';
+import type { Response } from '../../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../../helpers/fixtures.js';
 
 const STATUSES = ['draft', 'pending', 'verification', 'active', 'complete', 'deleted'] as const;
@@ -60,25 +60,7 @@ function expected(from: Status, to: string, role: Role): Expectation {
 
 const path = (id: string) => `/api/0.1/assets/${id}`;
 
-let server: TestServer;
-let owner: Client;
-let other: Client;
-let concierge: Client;
-let admin: Client;
-let reader: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  owner = new Client(server.url, { key: KEYS.broker });
-  other = new Client(server.url, { key: KEYS.broker2 });
-  concierge = new Client(server.url, { key: KEYS.concierge });
-  admin = new Client(server.url, { key: KEYS.admin });
-  reader = new Client(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const { broker: owner, broker2: other, concierge, admin, anonymous: reader } = useServer();
 
 function ok(res: Response, what: string): any {
   if (res.status !== 200) throw new Error(`${what}: expected 200, got ${res.status}: ${res.text}`);

@@ -1,9 +1,8 @@
 /**
- * POST /api/0.1/assets over real HTTP: spec "Create asset", decisions.md §2, §3, §4, §8.
+ * POST /api/0.1/assets: spec "Create asset", decisions.md §2, §3, §4, §8.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
-import { Client } from '../../helpers/client.js';
+import { describe, expect, it } from 'vitest';
+import { KEYS, serverForThisTest, useServer } from '../../helpers/server.js';
 import { createAsset, toPending, validAsset } from '../../helpers/fixtures.js';
 import { expectErrors, expectOneError } from '../../helpers/expect.js';
 
@@ -24,27 +23,11 @@ function offsetIn(timeZone: string, at: Date): string {
   return name === 'GMT' ? '+00:00' : name.slice(3);
 }
 
-let server: TestServer;
-let broker: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  broker = new Client(server.url, { key: KEYS.broker });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
+const { broker } = server;
 
 describe('a fresh server (assetID counter, nothing stored after refusals)', () => {
-  let fresh: TestServer;
-  let client: Client;
-  beforeAll(async () => {
-    fresh = await startServer();
-    client = new Client(fresh.url, { key: KEYS.broker });
-  });
-  afterAll(async () => {
-    await fresh?.close();
-  });
+  const { broker: client } = useServer();
 
   it('stores nothing and consumes no assetID number after any refused create', async () => {
     const refusals = [
@@ -146,29 +129,20 @@ describe('successful create', () => {
   });
 
   it('the TZ setting is honoured: TZ=UTC writes +00:00 and counts days in UTC', async () => {
-    const utc = await startServer({ TZ: 'UTC' });
-    try {
-      const client = new Client(utc.url, { key: KEYS.broker });
-      const before = dayIn('UTC');
-      const { body } = await createAsset(client);
-      const after = dayIn('UTC');
-      expect(body.data.date).toMatch(DATE_RE);
-      expect(body.data.date.endsWith('+00:00')).toBe(true);
-      expect(body.data.dateModified.endsWith('+00:00')).toBe(true);
-      expect([`UA-AR-DGF-${before}-000001`, `UA-AR-DGF-${after}-000001`]).toContain(body.data.assetID);
-    } finally {
-      await utc.close();
-    }
+    const utc = await serverForThisTest({ TZ: 'UTC' });
+    const before = dayIn('UTC');
+    const { body } = await createAsset(utc.broker);
+    const after = dayIn('UTC');
+    expect(body.data.date).toMatch(DATE_RE);
+    expect(body.data.date.endsWith('+00:00')).toBe(true);
+    expect(body.data.dateModified.endsWith('+00:00')).toBe(true);
+    expect([`UA-AR-DGF-${before}-000001`, `UA-AR-DGF-${after}-000001`]).toContain(body.data.assetID);
   });
 
   it('ASSET_ID_PREFIX is honoured', async () => {
-    const other = await startServer({ ASSET_ID_PREFIX: 'UA-TEST' });
-    try {
-      const { body } = await createAsset(new Client(other.url, { key: KEYS.broker }));
-      expect(body.data.assetID).toMatch(/^UA-TEST-\d{4}-\d{2}-\d{2}-000001$/);
-    } finally {
-      await other.close();
-    }
+    const other = await serverForThisTest({ ASSET_ID_PREFIX: 'UA-TEST' });
+    const { body } = await createAsset(other.broker);
+    expect(body.data.assetID).toMatch(/^UA-TEST-\d{4}-\d{2}-\d{2}-000001$/);
   });
 
   it('amounts are written as floating point (100.0) in the raw text', async () => {

@@ -3,10 +3,9 @@
  * (Europe/Kyiv by default, +00:00 with TZ=UTC); every dateModified unique and increasing; the assetID day counter
  * gap-free and consecutive.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { serverForThisTest, useServer } from '../../helpers/server.js';
 import { micros } from '../../helpers/dates.js';
-import { Client } from '../../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../../helpers/fixtures.js';
 
 const LIST = '/api/0.1/assets';
@@ -55,20 +54,7 @@ function expectZoned(value: unknown, timeZone: string, label: string): void {
 }
 
 describe('dates in the default time zone (Europe/Kyiv)', () => {
-  let server: TestServer;
-  let broker: Client;
-  let concierge: Client;
-  let reader: Client;
-
-  beforeAll(async () => {
-    server = await startServer({ TZ: 'Europe/Kyiv' });
-    broker = new Client(server.url, { key: KEYS.broker });
-    concierge = new Client(server.url, { key: KEYS.concierge });
-    reader = new Client(server.url);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const { broker, concierge, anonymous: reader } = useServer({ TZ: 'Europe/Kyiv' });
 
   it('every date the registry writes has microseconds and the Kyiv offset (create, patch, read, list)', async () => {
     const tz = 'Europe/Kyiv';
@@ -138,16 +124,7 @@ describe('dates in the default time zone (Europe/Kyiv)', () => {
 });
 
 describe('assetID day counter', () => {
-  let server: TestServer;
-  let broker: Client;
-
-  beforeAll(async () => {
-    server = await startServer();
-    broker = new Client(server.url, { key: KEYS.broker });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const { broker, broker2 } = useServer();
 
   function parseAssetId(assetID: string): { prefix: string; day: string; index: number } {
     const m = /^(.+)-(\d{4}-\d{2}-\d{2})-(\d{6})$/.exec(assetID);
@@ -169,7 +146,6 @@ describe('assetID day counter', () => {
   });
 
   it('stays gap-free and unique across 30 concurrent creates (by two brokers)', async () => {
-    const broker2 = new Client(server.url, { key: KEYS.broker2 });
     const first = parseAssetId((await createAsset(broker)).body.data.assetID);
     const created = await Promise.all(Array.from({ length: 30 }, (_, i) => createAsset(i % 2 ? broker2 : broker)));
     const indexes = created.map((c) => parseAssetId(c.body.data.assetID)).map((p) => {
@@ -192,43 +168,28 @@ describe('assetID day counter', () => {
 
 describe('other time zones and prefix', () => {
   it('TZ=UTC writes +00:00 and counts days in UTC', async () => {
-    const server = await startServer({ TZ: 'UTC' });
-    try {
-      const broker = new Client(server.url, { key: KEYS.broker });
-      const { id, token, body } = await createAsset(broker);
-      expect(body.data.date).toMatch(/\.\d{6}\+00:00$/);
-      expect(body.data.dateModified).toMatch(/\.\d{6}\+00:00$/);
-      expectZoned(body.data.dateModified, 'UTC', 'UTC dateModified');
-      expect(body.data.assetID).toBe(`UA-AR-DGF-${body.data.date.slice(0, 10)}-000001`);
-      const pending = (await toPending(broker, id, token)).data;
-      expect(pending.dateModified).toMatch(/\.\d{6}\+00:00$/);
-      const list = await new Client(server.url).get(LIST);
-      expect(list.json.next_page.offset).toMatch(/\.\d{6}\+00:00$/);
-    } finally {
-      await server.close();
-    }
+    const { broker, anonymous } = await serverForThisTest({ TZ: 'UTC' });
+    const { id, token, body } = await createAsset(broker);
+    expect(body.data.date).toMatch(/\.\d{6}\+00:00$/);
+    expect(body.data.dateModified).toMatch(/\.\d{6}\+00:00$/);
+    expectZoned(body.data.dateModified, 'UTC', 'UTC dateModified');
+    expect(body.data.assetID).toBe(`UA-AR-DGF-${body.data.date.slice(0, 10)}-000001`);
+    const pending = (await toPending(broker, id, token)).data;
+    expect(pending.dateModified).toMatch(/\.\d{6}\+00:00$/);
+    const list = await anonymous.get(LIST);
+    expect(list.json.next_page.offset).toMatch(/\.\d{6}\+00:00$/);
   });
 
   it('TZ=Asia/Kolkata writes +05:30', async () => {
-    const server = await startServer({ TZ: 'Asia/Kolkata' });
-    try {
-      const broker = new Client(server.url, { key: KEYS.broker });
-      const { body } = await createAsset(broker);
-      expect(body.data.dateModified).toMatch(/\.\d{6}\+05:30$/);
-      expectZoned(body.data.date, 'Asia/Kolkata', 'Kolkata date');
-    } finally {
-      await server.close();
-    }
+    const { broker } = await serverForThisTest({ TZ: 'Asia/Kolkata' });
+    const { body } = await createAsset(broker);
+    expect(body.data.dateModified).toMatch(/\.\d{6}\+05:30$/);
+    expectZoned(body.data.date, 'Asia/Kolkata', 'Kolkata date');
   });
 
   it('ASSET_ID_PREFIX sets the prefix', async () => {
-    const server = await startServer({ ASSET_ID_PREFIX: 'UA-TEST' });
-    try {
-      const broker = new Client(server.url, { key: KEYS.broker });
-      const { body } = await createAsset(broker);
-      expect(body.data.assetID).toBe(`UA-TEST-${body.data.date.slice(0, 10)}-000001`);
-    } finally {
-      await server.close();
-    }
+    const { broker } = await serverForThisTest({ ASSET_ID_PREFIX: 'UA-TEST' });
+    const { body } = await createAsset(broker);
+    expect(body.data.assetID).toBe(`UA-TEST-${body.data.date.slice(0, 10)}-000001`);
   });
 });

@@ -2,10 +2,10 @@
  * GET /api/0.1/assets: the feed (registry-spec "List assets", decisions.md §5 and §8 "Listing", behaviour §2 and §8).
  * Shapes follow asset-listing.http (empty) and listing-with-some-assets.http (one asset).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KEYS, useServer } from '../../helpers/server.js';
 import { micros } from '../../helpers/dates.js';
-import { Client, type Response } from '../../helpers/client.js';
+import type { Client, Response } from '../../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../../helpers/fixtures.js';
 import { formatDate, nowMicros } from '../../../src/domain/dates.js';
 import { hashToken, newId, newToken } from '../../../src/domain/ids.js';
@@ -57,18 +57,8 @@ async function walk(client: Client, start: string, maxPages = 200): Promise<{ it
 }
 
 describe('an empty registry, then the first asset', () => {
-  let server: TestServer;
-  let broker: Client;
-  let reader: Client;
-
-  beforeAll(async () => {
-    server = await startServer();
-    broker = new Client(server.url, { key: KEYS.broker });
-    reader = new Client(server.url);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useServer();
+  const { broker, anonymous: reader } = server;
 
   it('empty registry: data [] and offset "" (asset-listing.http)', async () => {
     const p = page(await reader.get(LIST));
@@ -99,20 +89,14 @@ describe('an empty registry, then the first asset', () => {
 });
 
 describe('the feed', () => {
-  let server: TestServer;
-  let broker: Client;
-  let concierge: Client;
-  let reader: Client;
+  const server = useServer();
+  const { broker, concierge, anonymous: reader } = server;
   const pending: { id: string; token: string }[] = [];
   let draftId: string;
   let testId: string;
   const byState: Record<string, string> = {};
 
   beforeAll(async () => {
-    server = await startServer();
-    broker = new Client(server.url, { key: KEYS.broker });
-    concierge = new Client(server.url, { key: KEYS.concierge });
-    reader = new Client(server.url);
     for (let i = 0; i < 5; i++) {
       const a = await createAsset(broker, validAsset({ title: `актив ${i}` }));
       await toPending(broker, a.id, a.token);
@@ -136,9 +120,6 @@ describe('the feed', () => {
     const t = await createAsset(broker, validAsset({ mode: 'test', title: 'тестовий актив' }));
     await toPending(broker, t.id, t.token);
     testId = t.id;
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   async function current(id: string): Promise<any> {
@@ -356,16 +337,13 @@ describe('the feed', () => {
 });
 
 describe('page size', () => {
-  let server: TestServer;
-  let reader: Client;
+  const server = useServer();
+  const { broker, anonymous: reader } = server;
   const TOTAL = 1003;
 
   beforeAll(async () => {
-    server = await startServer();
-    reader = new Client(server.url);
     // One asset published through the API, then copies of it seeded through the store's bulk path: paging is
-    // what is tested here, and 1003 creates over HTTP take minutes on a slow store.
-    const broker = new Client(server.url, { key: KEYS.broker });
+    // what is tested here, and 1003 creates through the API take minutes on a slow store.
     const first = await createAsset(broker);
     const published = (await toPending(broker, first.id, first.token)).data;
     const start = nowMicros();
@@ -385,9 +363,6 @@ describe('page size', () => {
       }),
     );
   }, 180_000);
-  afterAll(async () => {
-    await server?.close();
-  });
 
   it('the default page is 100', async () => {
     const p = page(await reader.get(LIST));
@@ -416,22 +391,15 @@ describe('page size', () => {
 });
 
 describe('query quirks as in the original', () => {
-  let server: TestServer;
-  let reader: Client;
+  const { broker, anonymous: reader } = useServer();
   let all: any[];
 
   beforeAll(async () => {
-    server = await startServer();
-    reader = new Client(server.url);
-    const broker = new Client(server.url, { key: KEYS.broker });
     for (let i = 0; i < 3; i++) {
       const a = await createAsset(broker);
       await toPending(broker, a.id, a.token);
     }
     all = page(await reader.get(LIST)).data;
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it('descending takes any non-empty value as true (descending=0 included)', async () => {
@@ -454,18 +422,10 @@ describe('query quirks as in the original', () => {
 });
 
 describe('completeness while others write (decisions.md §5)', () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useServer();
+  const { broker, anonymous: reader } = server;
 
   it('a client following next_page sees the final dateModified of every asset, nothing twice', async () => {
-    const broker = new Client(server.url, { key: KEYS.broker });
-    const reader = new Client(server.url);
     const assets: { id: string; token: string }[] = [];
     for (let i = 0; i < 6; i++) {
       const a = await createAsset(broker);
@@ -474,7 +434,7 @@ describe('completeness while others write (decisions.md §5)', () => {
     }
     let writing = true;
     const writer = async (w: number) => {
-      const client = new Client(server.url, { key: KEYS.broker });
+      const client = server.client({ key: KEYS.broker });
       for (let i = 0; i < 25; i++) {
         if (i % 8 === 0) {
           const a = await createAsset(client);

@@ -10,12 +10,15 @@
  * The lot views (attached/detached/complete) GET assets that the tutorial drove through the concierge off-camera;
  * they are created here and moved by the concierge key to the recorded status and relatedLot first.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
-import { KEYS, startServer, type TestServer } from './helpers/server.js';
-import { Client, type Response } from './helpers/client.js';
+import { fileURLToPath } from 'node:url';
+import { KEYS, useServer } from './helpers/server.js';
+import type { Client, Response } from './helpers/client.js';
 
-const DIR = '/work/shared/reference/openregistry-examples/claimrights';
+/** The project root, found from this file; the shared reference material sits beside it, in `../shared`. */
+const ROOT = new URL('../', import.meta.url);
+const DIR = fileURLToPath(new URL('../shared/reference/openregistry-examples/claimrights', ROOT));
 
 const ORDER = [
   'initial-asset-listing.http',
@@ -101,7 +104,7 @@ function stable(asset: any): any {
 
 const USERS: Record<string, string> = { broker: KEYS.broker, concierge: KEYS.concierge, administrator: KEYS.admin };
 
-let server: TestServer;
+const server = useServer();
 const ids = new Map<string, string>(); // recorded id → id here
 const tokens = new Map<string, string>(); // recorded token → token here
 const clients = new Map<string, Client>();
@@ -111,7 +114,7 @@ function clientFor(t: Transcript): Client {
   const user = auth ? Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString().split(':')[0]! : '';
   const key = USERS[user];
   if (auth && !key) throw new Error(`${t.file}: unknown transcript user ${user}`);
-  if (!clients.has(user)) clients.set(user, new Client(server.url, key ? { key } : {}));
+  if (!clients.has(user)) clients.set(user, server.client(key ? { key } : {}));
   return clients.get(user)!;
 }
 
@@ -124,7 +127,7 @@ function substitute(text: string): string {
 /** Creates an asset the tutorial made off-camera and moves it with the concierge to the recorded state. */
 async function driveTo(recordedId: string, expected: any): Promise<void> {
   const broker = clientFor({ headers: { authorization: 'Basic ' + Buffer.from('broker:').toString('base64') } } as unknown as Transcript);
-  const concierge = new Client(server.url, { key: KEYS.concierge });
+  const { concierge } = server;
   if (!ids.has(recordedId)) {
     const post = parseTranscript('asset-post-2pc.http', readFileSync(`${DIR}/asset-post-2pc.http`, 'utf8'));
     const created = await broker.post('/api/0.1/assets', rec20Units(JSON.parse(post.body!)));
@@ -167,13 +170,6 @@ function checkListing(t: Transcript, res: Response): void {
   expect(res.json.prev_page).toBeUndefined();
 }
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-
 describe('claimRights tutorial transcripts', () => {
   it('covers every transcript file: replayed or named stale', () => {
     const files = readdirSync(DIR).filter((f) => f.endsWith('.http')).sort();
@@ -185,7 +181,7 @@ describe('claimRights tutorial transcripts', () => {
       const t = parseTranscript(file, readFileSync(`${DIR}/${file}`, 'utf8'));
       const recordedId = /\/assets\/([0-9a-f]{32})/.exec(t.path)?.[1];
       if (t.method === 'GET' && recordedId) await driveTo(recordedId, t.response.data);
-      const before = t.method === 'PATCH' && recordedId ? (await new Client(server.url).get(substitute(`/api/0.1/assets/${recordedId}`))).json.data : undefined;
+      const before = t.method === 'PATCH' && recordedId ? (await server.client().get(substitute(`/api/0.1/assets/${recordedId}`))).json.data : undefined;
 
       const client = clientFor(t);
       const headers: Record<string, string> = {};

@@ -2,15 +2,14 @@
  * API keys and roles: spec "Authentication", decisions.md §2 (401 + WWW-Authenticate, Bearer, password ignored,
  * roles from INI sections, 403 without the owner token, token by query/header/body, AUTH_FILE created once).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseIni } from 'ini';
-import { KEYS, startServer, uniqueMongoUri, type TestServer } from '../helpers/server.js';
+import { KEYS, useScratch, useServer } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
 import { expectErrors } from '../helpers/expect.js';
@@ -18,16 +17,7 @@ import { expectErrors } from '../helpers/expect.js';
 const ASSETS = '/api/0.1/assets';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-let server: TestServer;
-let broker: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  broker = new Client(server.url, { key: KEYS.broker });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const { broker } = useServer();
 
 function basic(userPass: string): string {
   return 'Basic ' + Buffer.from(userPass).toString('base64');
@@ -158,6 +148,9 @@ describe('owner token', () => {
 });
 
 describe('AUTH_FILE absent: created with fresh random keys printed once', () => {
+  // The server processes' folder and database; removed after the processes are gone (hooks after run in reverse).
+  const scratch = useScratch();
+
   async function freePort(): Promise<number> {
     return new Promise((resolve, reject) => {
       const s = createServer();
@@ -180,11 +173,11 @@ describe('AUTH_FILE absent: created with fresh random keys printed once', () => 
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   });
 
-  async function launch(dataDir: string): Promise<Running> {
+  async function launch(dataDir: string, mongodbUri: string | undefined): Promise<Running> {
     const port = await freePort();
     const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
     delete env.AUTH_FILE;
-    if (process.env.MONGODB_URI) env.MONGODB_URI = uniqueMongoUri(process.env.MONGODB_URI);
+    if (mongodbUri) env.MONGODB_URI = mongodbUri;
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let out = '';
@@ -216,8 +209,9 @@ describe('AUTH_FILE absent: created with fresh random keys printed once', () => 
   }
 
   it('first start writes auth.ini with one key per role and prints them; a restart prints none', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'registry-auth-'));
-    const first = await launch(dataDir);
+    const dataDir = await scratch.dir('registry-auth-');
+    const mongodbUri = scratch.mongoUri();
+    const first = await launch(dataDir, mongodbUri);
     let keys: { broker: string; concierge: string; administrator: string };
     try {
       const file = join(dataDir, 'auth.ini');
@@ -248,7 +242,7 @@ describe('AUTH_FILE absent: created with fresh random keys printed once', () => 
       await stop(first);
     }
     const before = await readFile(join(dataDir, 'auth.ini'), 'utf8');
-    const second = await launch(dataDir);
+    const second = await launch(dataDir, mongodbUri);
     try {
       for (const key of Object.values(keys)) expect(second.stdout()).not.toContain(key);
       expect(await readFile(join(dataDir, 'auth.ini'), 'utf8')).toBe(before);

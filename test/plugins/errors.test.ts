@@ -2,9 +2,8 @@
  * Cross-cutting behaviour of every response: JSON envelope, headers, 404/405, 415/413/422 on bodies, UTF-8,
  * X-Request-ID, health, and the order of checks (decisions.md §4, §8).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
-import { Client } from '../helpers/client.js';
+import { describe, expect, it } from 'vitest';
+import { KEYS, useServer } from '../helpers/server.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
 import { expectErrors, expectOneError } from '../helpers/expect.js';
 
@@ -15,18 +14,8 @@ const CT_415 = {
 };
 const NO_JSON = [{ location: 'body', name: 'data', description: 'No JSON object could be decoded' }];
 
-let server: TestServer;
-let broker: Client;
-let anonymous: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  broker = new Client(server.url, { key: KEYS.broker });
-  anonymous = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
+const { broker, anonymous } = server;
 
 function expectJsonHeaders(res: { headers: Record<string, string> }): void {
   expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -61,7 +50,7 @@ describe('every response is JSON', () => {
       ['PUT', ASSETS, ['GET', 'POST']],
     ];
     for (const [method, path, allowed] of cases) {
-      const fresh = new Client(server.url, { key: KEYS.broker, autoCookie: false });
+      const fresh = server.client({ key: KEYS.broker, autoCookie: false });
       const res = await fresh.request(method, path, { json: { data: {} } });
       expect(res.status, `${method} ${path}`).toBe(405);
       expectJsonHeaders(res);
@@ -176,15 +165,7 @@ describe('bodies that are not a JSON object with data (422)', () => {
 });
 
 describe('body size limit (413)', () => {
-  let small: TestServer;
-  let client: Client;
-  beforeAll(async () => {
-    small = await startServer({ BODY_LIMIT: '2048' });
-    client = new Client(small.url, { key: KEYS.broker });
-  });
-  afterAll(async () => {
-    await small?.close();
-  });
+  const { broker: client } = useServer({ BODY_LIMIT: '2048' });
 
   it('a body over BODY_LIMIT → 413 with the JSON envelope', async () => {
     const big = JSON.stringify({ data: validAsset({ description: 'x'.repeat(5000) }) });
@@ -240,7 +221,7 @@ describe('health', () => {
 
 describe('order of checks (decisions.md §8)', () => {
   it('no cookie on a write → 412 before the key check (cookies / SERVER_ID)', async () => {
-    const fresh = new Client(server.url, { autoCookie: false });
+    const fresh = server.client({ autoCookie: false });
     const res = await fresh.post(ASSETS, { data: validAsset() });
     expectOneError(res, 412, 'cookies', 'SERVER_ID');
     expect(res.setCookies.some((c) => c.startsWith('SERVER_ID='))).toBe(true);

@@ -2,28 +2,19 @@
  * opt_pretty / opt_jsonp / opt_fields: spec "Common options", decisions.md §7, behaviour §7.
  * JSONP body shape: `/**\/<cb>(<json>);` as Pyramid 1.9 writes it (behaviour §7.2).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
-import { Client } from '../helpers/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from '../helpers/server.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
 import { expectErrors } from '../helpers/expect.js';
 
 const ASSETS = '/api/0.1/assets';
 
-let server: TestServer;
-let broker: Client;
-let anonymous: Client;
+const { broker, anonymous } = useServer();
 let asset: { id: string; token: string; body: any };
 
 beforeAll(async () => {
-  server = await startServer();
-  broker = new Client(server.url, { key: KEYS.broker });
-  anonymous = new Client(server.url);
   asset = await createAsset(broker);
   await toPending(broker, asset.id, asset.token);
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 /** `/**\/cb({...});` → the parsed argument; fails on any other shape. */

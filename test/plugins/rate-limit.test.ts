@@ -2,15 +2,14 @@
  * Rate control: first on a small app (cookie plugin, rate plugin, an API-key stand-in, the real error renderer)
  * for the 429 shape and the order of checks, with counters in memory and in Redis; then in the real registry.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import errors from '../../src/plugins/errors.js';
 import { serverIdCookie } from '../../src/plugins/server-id.js';
 import { rateLimit } from '../../src/plugins/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { startServer, KEYS, type TestServer } from '../helpers/server.js';
-import { Client } from '../helpers/client.js';
+import { KEYS, useServer } from '../helpers/server.js';
 import { HAS_REDIS, REDIS_URL } from '../helpers/redis.js';
 
 const SECRET = 'rate-limit-test-secret-0123456789abcdef';
@@ -237,17 +236,11 @@ describe('rate limit plugin with Redis unreachable', () => {
 });
 
 describe('rate limit in the registry (real server over HTTP)', () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startServer({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1 minute' });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  // Real HTTP: the limit counts per client address, which comes from the socket.
+  const server = useServer({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1 minute' }, { via: 'http' });
 
   it('answers 429 with the envelope, charset, nosniff and Retry-After, before the API key check', async () => {
-    const client = new Client(server.url, { autoCookie: false });
+    const client = server.client({ autoCookie: false });
     for (let i = 0; i < 3; i++) expect((await client.get('/api/0.1/assets')).status).toBe(200);
     const res = await client.get('/api/0.1/assets');
     expect(res.status).toBe(429);

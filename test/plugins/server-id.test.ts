@@ -1,6 +1,6 @@
 /**
  * The cluster cookie (decisions.md §6), first on a small app (this plugin, the real error renderer, a probe
- * route), then in the real registry over HTTP: the 412 carries the envelope and a fresh cookie, and changes
+ * route), then in the real registry: the 412 carries the envelope and a fresh cookie, and changes
  * nothing in the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +8,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import fastifyCookie from '@fastify/cookie';
 import errors from '../../src/plugins/errors.js';
 import { nodeOfCookie, SERVER_ID_COOKIE, serverIdCookie } from '../../src/plugins/server-id.js';
-import { startServer, KEYS, type TestServer } from '../helpers/server.js';
-import { Client } from '../helpers/client.js';
+import { KEYS, useServer } from '../helpers/server.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
 
 const SECRET = 'server-id-test-secret-0123456789abcdef';
@@ -239,17 +238,9 @@ describe('nodeOfCookie (what the load balancer reads)', () => {
   });
 });
 
-describe('SERVER_ID cookie in the registry (real server over HTTP)', () => {
-  let server: TestServer;
-  let broker: Client;
-
-  beforeAll(async () => {
-    server = await startServer({ SERVER_ID: 'web1' });
-    broker = new Client(server.url, { key: KEYS.broker });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+describe('SERVER_ID cookie in the real registry', () => {
+  const server = useServer({ SERVER_ID: 'web1' });
+  const { broker } = server;
 
   function check412(res: { status: number; headers: Record<string, string>; setCookies: string[]; json: any }): void {
     expect(res.status).toBe(412);
@@ -272,7 +263,7 @@ describe('SERVER_ID cookie in the registry (real server over HTTP)', () => {
     // assetID's day counter is gap-free and consumed only by a committed create: it tells whether one happened
     const counter = (body: any): number => Number(String(body.data.assetID).split('-').pop());
     const first = await createAsset(broker);
-    const client = new Client(server.url, { key: KEYS.broker, autoCookie: false });
+    const client = server.client({ key: KEYS.broker, autoCookie: false });
     const res = await client.post('/api/0.1/assets', { data: validAsset() });
     check412(res);
     // the cookie the 412 set makes the repeat succeed, and it is the very next asset
@@ -290,7 +281,7 @@ describe('SERVER_ID cookie in the registry (real server over HTTP)', () => {
     ];
     for (const value of forgedValues) {
       const stored = await server.store.get(created.id);
-      const client = new Client(server.url, { key: KEYS.broker, autoCookie: false });
+      const client = server.client({ key: KEYS.broker, autoCookie: false });
       client.cookies.set('SERVER_ID', value);
       const res = await client.patch(`/api/0.1/assets/${created.id}`, { data: { title: 'changed' } }, { token: created.token });
       check412(res);
@@ -307,7 +298,7 @@ describe('SERVER_ID cookie in the registry (real server over HTTP)', () => {
   });
 
   it('the cookie check comes before the API key: a write without cookie and without key is 412, not 401', async () => {
-    const client = new Client(server.url, { autoCookie: false });
+    const client = server.client({ autoCookie: false });
     const res = await client.post('/api/0.1/assets', { data: validAsset() });
     check412(res);
   });

@@ -11,14 +11,11 @@
  * Needs haproxy (Debian package `haproxy`; .ci/run installs it) and, for the rate part, Redis.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { findHaproxy, startCluster, type Cluster } from '../../scripts/cluster.js';
 import { nodeOfCookie } from '../../src/plugins/server-id.js';
-import { AUTH_INI, COOKIE_SECRET, KEYS, uniqueMongoUri } from '../helpers/server.js';
+import { COOKIE_SECRET, KEYS, useScratch, type Scratch } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
 import { HAS_REDIS, REDIS_URL } from '../helpers/redis.js';
@@ -26,11 +23,10 @@ import { HAS_REDIS, REDIS_URL } from '../helpers/redis.js';
 const HAPROXY = findHaproxy();
 
 
-async function startTestCluster(env: Record<string, string>): Promise<{ cluster: Cluster; dataDir: string }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'registry-cluster-test-'));
-  const authFile = join(dataDir, 'auth.ini');
-  await writeFile(authFile, AUTH_INI);
-  const cluster = await startCluster({
+/** Two nodes and the balancer on a store in `scratch` (removed by its clean-up, after the cluster stops). */
+async function startTestCluster(scratch: Scratch, env: Record<string, string>): Promise<Cluster> {
+  const { dataDir, authFile } = await scratch.dataDir('registry-cluster-test-');
+  return startCluster({
     nodes: 2,
     dataDir,
     output: 'buffer',
@@ -41,12 +37,12 @@ async function startTestCluster(env: Record<string, string>): Promise<{ cluster:
       TZ: 'Europe/Kyiv',
       REDIS_URL: '',
       RATE_LIMIT_MAX: '1000000',
+      VALIDATE_REPLIES: 'true',
       // On the MongoDB pass of the suite the nodes share a fresh database instead of the folder.
-      MONGODB_URI: process.env.MONGODB_URI ? uniqueMongoUri(process.env.MONGODB_URI) : '',
+      MONGODB_URI: scratch.mongoUri() ?? '',
       ...env,
     },
   });
-  return { cluster, dataDir };
 }
 
 // On CI the balancer is installed by .ci/run: its absence there is a failure, not a skip.
@@ -59,15 +55,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe.skipIf(!HAPROXY)(
   HAPROXY ? 'cluster: two nodes behind HAProxy, sticky cookie and failover' : 'cluster: SKIPPED, haproxy is not installed (apt-get install haproxy)',
   () => {
+    const scratch = useScratch();
     let cluster: Cluster;
-    let dataDir: string;
 
     beforeAll(async () => {
-      ({ cluster, dataDir } = await startTestCluster({}));
+      cluster = await startTestCluster(scratch, {});
     }, 120_000);
     afterAll(async () => {
       await cluster?.stop();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
     it('a client sticks to its node; when that node dies, 412 with a new cookie, the repeat succeeds, nothing acknowledged is lost', async () => {
@@ -171,15 +166,14 @@ describe.skipIf(!HAPROXY || !HAS_REDIS)(
       : `cluster rate limit: two nodes share one limit per client in Redis (${REDIS_URL})`,
   () => {
     const MAX = 6;
+    const scratch = useScratch();
     let cluster: Cluster;
-    let dataDir: string;
 
     beforeAll(async () => {
-      ({ cluster, dataDir } = await startTestCluster({ REDIS_URL, RATE_LIMIT_MAX: String(MAX), RATE_LIMIT_WINDOW: '1 minute' }));
+      cluster = await startTestCluster(scratch, { REDIS_URL, RATE_LIMIT_MAX: String(MAX), RATE_LIMIT_WINDOW: '1 minute' });
     }, 120_000);
     afterAll(async () => {
       await cluster?.stop();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
     /** A client on its own loopback address (127.0.0.0/8 is all local), fresh per run so Redis counts are its own. */

@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
-import { KEYS } from '../helpers/server.js';
+import { KEYS, useScratch } from '../helpers/server.js';
 import { validAsset } from '../helpers/fixtures.js';
 import { bound, reportFigures, sleep, toMicros } from './fixtures/common.js';
 import { killAllChildren, prepareStore, startChild, type ChildServer, type SharedStore } from './fixtures/child-server.js';
@@ -180,6 +180,8 @@ async function burst(server: ChildServer, worker: number, known: Map<string, Kno
 }
 
 describe('crash safety', () => {
+  // The store the processes share; removed after they are gone (hooks after run in reverse order).
+  const scratch = useScratch();
   let store: SharedStore;
 
   afterAll(async () => {
@@ -188,7 +190,7 @@ describe('crash safety', () => {
 
   it(`kill -9 during a burst of writes, ${KILLS} times: every acknowledged write survives`, async () => {
     const started = Date.now();
-    store = await prepareStore();
+    store = await prepareStore(scratch);
     const known = new Map<string, Known>();
     const tally: Tally = {
       kills: 0,

@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
-import { KEYS } from '../helpers/server.js';
+import { KEYS, useScratch } from '../helpers/server.js';
 import { ATOMIC_ONLY, bound, isFerretDb, reportFigures } from './fixtures/common.js';
 import { killAllChildren, prepareStore, startChild, type ChildServer } from './fixtures/child-server.js';
 import {
@@ -126,6 +126,8 @@ async function runScenario(name: string, run: Run): Promise<void> {
 }
 
 describe('feed completeness under concurrent writers', () => {
+  // The processes' stores; removed after they are stopped (hooks after run in reverse order).
+  const scratch = useScratch();
   const children: ChildServer[] = [];
 
   afterEach(async () => {
@@ -138,7 +140,7 @@ describe('feed completeness under concurrent writers', () => {
 
   it(`one server process: ${WRITERS} writers, one reader following next_page`, async () => {
     // A separate process, as in production: the server gets a core of its own instead of sharing the test's.
-    const child = await startChild(await prepareStore());
+    const child = await startChild(await prepareStore(scratch));
     children.push(child);
     const url = child.url;
     await runScenario('one server', {
@@ -149,7 +151,7 @@ describe('feed completeness under concurrent writers', () => {
   }, 90_000);
 
   multiNodeIt(`two server processes on one store: ${WRITERS / 2} writers each, the reader alternating between them${ATOMIC}`, async () => {
-    const store = await prepareStore();
+    const store = await prepareStore(scratch);
     children.push(...(await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })])));
     const [a, b] = children as [ChildServer, ChildServer];
     await runScenario('two processes', {

@@ -8,9 +8,9 @@
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type Response } from '../helpers/client.js';
+import type { Response } from '../helpers/client.js';
 import { checkContract } from '../helpers/contract.js';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
+import { useServer } from '../helpers/server.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
 import { bound, reportFigures } from './fixtures/common.js';
 import { hostileBody, hostileHeaders, hostileQuery, type BodyCase } from './fixtures/hostile.js';
@@ -30,9 +30,9 @@ const prototypeKeys = () => ({
 });
 
 describe('hostile input', () => {
-  let server: TestServer;
-  let owner: Client;
-  let reader: Client;
+  // Real HTTP: hostile headers and raw bytes must meet Node's HTTP parser, as they would in production.
+  const server = useServer({}, { via: 'http' });
+  const { broker: owner, anonymous: reader } = server;
   let known: { id: string; token: string };
   /** The known asset and the whole feed as served: compared after every refused request. */
   let snapshot: { asset: string; feed: string };
@@ -103,9 +103,6 @@ describe('hostile input', () => {
   }
 
   beforeAll(async () => {
-    server = await startServer();
-    owner = new Client(server.url, { key: KEYS.broker });
-    reader = new Client(server.url);
     await owner.get(ASSETS); // the cluster cookie
     // A few listed assets besides the target, so the feed has something to lose.
     for (let i = 0; i < 3; i++) {
@@ -122,7 +119,6 @@ describe('hostile input', () => {
       statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
       failureClasses: [...failures.keys()],
     });
-    await server?.close();
   });
 
   /** Fails with every failure class whose key mentions `part`, one example each. */

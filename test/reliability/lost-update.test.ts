@@ -5,7 +5,7 @@
  * one process). Figures: `[reliability] lost update…` lines in the test output.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
+import { KEYS, serverForThisTest, useScratch } from '../helpers/server.js';
 import { killAllChildren, prepareStore, startChild, type ChildServer } from './fixtures/child-server.js';
 import { Client } from '../helpers/client.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
@@ -178,12 +178,11 @@ function check(name: string, tally: Tally): void {
 }
 
 describe('no lost update', () => {
-  const servers: TestServer[] = [];
-
+  // The two processes' store; removed after they are stopped (hooks after run in reverse order).
+  const scratch = useScratch();
   const children: ChildServer[] = [];
 
   afterEach(async () => {
-    await Promise.all(servers.splice(0).map((s) => s.close()));
     await Promise.all(children.splice(0).map((c) => c.stop()));
   });
 
@@ -193,12 +192,11 @@ describe('no lost update', () => {
 
   it(`${CHANGES.length} parallel PATCHes of distinct fields of one asset: all kept, or 409`, async () => {
     expect(new Set(CHANGES.map((c) => c.name)).size).toBe(20);
-    const server = await startServer();
-    servers.push(server);
-    const owner = new Client(server.url, { key: KEYS.broker });
+    const server = await serverForThisTest({}, { via: 'http' });
+    const owner = server.broker;
     const { id, token } = await createAsset(owner, validAsset({ title_en: 'start' }));
     // One client per request: separate connections, so the requests really are in flight together.
-    const clients = CHANGES.map(() => new Client(server.url, { key: KEYS.broker }));
+    const clients = CHANGES.map(() => server.client({ key: KEYS.broker }));
     const tally = newTally();
     countConflicts(server.store, tally);
     await hammer(clients, id, token, tally);
@@ -209,8 +207,7 @@ describe('no lost update', () => {
     // In one process the embedded store answers synchronously, so one PATCH runs from read to write before the
     // next begins and nothing races (racesLost is 0 above). Here every read first lets the other requests run,
     // as a store across a network does: all twenty read the same revision and all but one lose the race.
-    const server = await startServer();
-    servers.push(server);
+    const server = await serverForThisTest({}, { via: 'http' });
     const tally = newTally();
     countConflicts(server.store, tally);
     const get = server.store.get.bind(server.store);
@@ -220,16 +217,16 @@ describe('no lost update', () => {
       await new Promise((resolve) => setTimeout(resolve, reads++ % 3));
       return record;
     };
-    const owner = new Client(server.url, { key: KEYS.broker });
+    const owner = server.broker;
     const { id, token } = await createAsset(owner, validAsset());
-    const clients = CHANGES.map(() => new Client(server.url, { key: KEYS.broker }));
+    const clients = CHANGES.map(() => server.client({ key: KEYS.broker }));
     await hammer(clients, id, token, tally);
     check('slow reads', tally);
     expect(tally.racesLost ?? 0, 'the requests raced').toBeGreaterThan(0);
   }, 60_000);
 
   multiNodeIt(`the same across two server processes sharing one store${ATOMIC}`, async () => {
-    const store = await prepareStore();
+    const store = await prepareStore(scratch);
     const nodes = await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })]);
     children.push(...nodes);
     const owner = new Client(nodes[0]!.url, { key: KEYS.broker });

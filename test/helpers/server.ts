@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import { buildApp } from '../../src/app.js';
 import type { AssetStore } from '../../src/store/types.js';
@@ -142,14 +142,18 @@ export function useScratch(): Scratch {
   return scratch;
 }
 
-/** Roles → keys of the ready-made clients. */
-const ROLE_KEYS = {
-  anonymous: undefined,
-  broker: KEYS.broker,
-  broker2: KEYS.broker2,
-  concierge: KEYS.concierge,
-  admin: KEYS.admin,
-} as const;
+type RoleClients = Pick<TestServer, 'anonymous' | 'broker' | 'broker2' | 'concierge' | 'admin'>;
+
+/** The ready-made client of each role. */
+function roleClients(client: (options?: ClientOptions) => Client): RoleClients {
+  return {
+    anonymous: client(),
+    broker: client({ key: KEYS.broker }),
+    broker2: client({ key: KEYS.broker2 }),
+    concierge: client({ key: KEYS.concierge }),
+    admin: client({ key: KEYS.admin }),
+  };
+}
 
 /**
  * Starts the registry on a random port. `settings` override the suite's defaults; `via` is how its clients reach
@@ -168,12 +172,14 @@ export async function startServer(settings: Settings = {}, options: { via?: Via 
     SERVER_ID: 'test-node',
     VALIDATE_REPLIES: 'true',
   };
-  const mongodbUri = scratch.mongoUri();
+  // A store given in the settings belongs to the caller: only the scratch's own folder and database are removed.
+  const mongodbUri = settings.MONGODB_URI === undefined ? scratch.mongoUri() : undefined;
   if (mongodbUri) env.MONGODB_URI = mongodbUri;
   let app: FastifyInstance | undefined;
   let store: AssetStore | undefined;
+  let config: Config;
   try {
-    const config = loadConfig({ ...env, ...settings }, []);
+    config = loadConfig({ ...env, ...settings }, []);
     store = await openStore(config);
     app = await buildApp({ config, store });
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -188,27 +194,23 @@ export async function startServer(settings: Settings = {}, options: { via?: Via 
   const transports: Record<Via, Transport> = { inject: injectTransport(app, url), http: httpTransport(url) };
   const via = options.via ?? 'inject';
   const client = (o: ClientOptions = {}) => new Client(transports[o.via ?? via], { key: o.key, autoCookie: o.autoCookie });
-  const running = { app, store };
+  const started = { app, store };
   let closing: Promise<void> | undefined;
   return {
     url,
-    dataDir,
+    dataDir: config.dataDir,
     app,
     store,
-    anonymous: client(),
-    broker: client({ key: ROLE_KEYS.broker }),
-    broker2: client({ key: ROLE_KEYS.broker2 }),
-    concierge: client({ key: ROLE_KEYS.concierge }),
-    admin: client({ key: ROLE_KEYS.admin }),
+    ...roleClients(client),
     client,
     transport: (v) => transports[v],
     close() {
       closing ??= (async () => {
         try {
-          await running.app.close();
+          await started.app.close();
         } finally {
           try {
-            await running.store.close();
+            await started.store.close();
           } finally {
             await scratch.cleanup();
           }
@@ -239,7 +241,9 @@ function lateTransport(resolve: () => Transport): Transport {
 /**
  * A server for the enclosing file or describe block: started in `beforeAll`, closed in `afterAll`. Its clients
  * exist at once (destructure them at the top of the block); the server's own parts (`url`, `store`, `app`,
- * `dataDir`) can be read from the block's hooks and tests on.
+ * `dataDir`) can be read from the block's hooks and tests on. Call it before the block's own hooks: `beforeAll`
+ * hooks run in the order they were added, `afterAll` hooks in reverse, so the block's set-up finds the server running
+ * and its tear-down runs before the server stops.
  */
 export function useServer(settings: Settings = {}, options: { via?: Via } = {}): TestServer {
   let started: TestServer | undefined;
@@ -274,11 +278,7 @@ export function useServer(settings: Settings = {}, options: { via?: Via } = {}):
     get store() {
       return running().store;
     },
-    anonymous: client(),
-    broker: client({ key: ROLE_KEYS.broker }),
-    broker2: client({ key: ROLE_KEYS.broker2 }),
-    concierge: client({ key: ROLE_KEYS.concierge }),
-    admin: client({ key: ROLE_KEYS.admin }),
+    ...roleClients(client),
     client,
     transport: (v) => transports[v],
     close: () => running().close(),

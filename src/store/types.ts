@@ -4,6 +4,7 @@
  * stamps and list the feed.
  */
 import type { JsonObject } from '../domain/json.js';
+import type { ListedRow, ListMode } from '../domain/listing.js';
 
 /** One asset as kept by a store. `asset` is the public document exactly as served (dates rendered). */
 export interface AssetRecord {
@@ -38,7 +39,8 @@ export interface CreateStamp extends WriteStamp {
 /** What a build callback returns; the store sets `rev` itself. */
 export type RecordDraft = Omit<AssetRecord, 'rev'>;
 
-export type ListMode = 'real' | 'test' | 'all';
+/** The feed's own shapes are the domain's (domain/listing.ts); the store fills them. */
+export type { ListedRow, ListMode };
 
 export interface ListQuery {
   /** Exclusive bound in microseconds: `> after` ascending, `< after` descending. Absent: from the start / the end. */
@@ -50,13 +52,6 @@ export interface ListQuery {
   withAssets: boolean;
 }
 
-export interface ListedRow {
-  id: string;
-  modified: number;
-  /** The `dateModified` string as served. */
-  dateModified: string;
-  asset?: JsonObject;
-}
 
 export interface AssetStore {
   /**

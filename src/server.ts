@@ -2,22 +2,14 @@
  * Entry point: settings → store → app → listen. SIGTERM/SIGINT stop accepting requests, let the ones in
  * flight finish, then close the store.
  */
-import { loadConfig, SETTINGS } from './config.js';
+import { helpText, loadConfig, SettingError } from './config.js';
 import { ensureAuthFile } from './plugins/auth.js';
 import { openStore } from './store/index.js';
 import { buildApp } from './app.js';
 
-function printHelp(): void {
-  const lines = SETTINGS.map(([name, fallback, meaning]) => {
-    const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
-    return `  ${name.padEnd(18)} ${flag.padEnd(21)} default ${fallback}: ${meaning}`;
-  });
-  process.stdout.write(`claimrights-registry: settings (environment variable or flag)\n${lines.join('\n')}\n`);
-}
-
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    printHelp();
+    process.stdout.write(helpText());
     return;
   }
   const config = loadConfig();
@@ -46,6 +38,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`registry failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  // A bad setting is the user's to fix: its message says which and why, a stack trace would only hide it.
+  const text = error instanceof SettingError ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`registry failed to start: ${text}\n`);
   process.exit(1);
 });

@@ -1,7 +1,10 @@
 /**
- * Entry point: settings → store → app → listen. SIGTERM/SIGINT stop accepting requests, let the ones in
- * flight finish, then close the store.
+ * Entry point: settings → store → app → listen. On SIGTERM, SIGINT (and the other termination signals, or an
+ * uncaught error) close-with-grace runs the shutdown once: the server stops accepting requests and lets the ones in
+ * flight finish, then the store closes. A shutdown that takes longer than CLOSE_GRACE_DELAY, or a second signal,
+ * ends the process at once (exit code 1).
  */
+import closeWithGrace from 'close-with-grace';
 import { helpText, loadConfig, SettingError } from './config.js';
 import { ensureAuthFile } from './plugins/auth.js';
 import { openStore } from './store/index.js';
@@ -22,17 +25,15 @@ async function main(): Promise<void> {
   const store = await openStore(config);
   const app = await buildApp({ config, store, keys });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await store.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  closeWithGrace(
+    { delay: config.closeGraceDelay, logger: { error: (reason: unknown) => app.log.error({ err: reason }, 'shutdown cut short') } },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+      else app.log.info({ signal }, 'shutting down');
+      await app.close();
+      await store.close();
+    },
+  );
 
   await app.listen({ host: config.host, port: config.port });
 }

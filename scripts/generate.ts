@@ -2,17 +2,13 @@
  * openapi/openapi.yaml → src/generated/:
  *   openapi.d.ts   TypeScript types of paths and components (openapi-typescript)
  *   schemas.json   the component schemas as one JSON Schema 2020-12 document for Ajv (refs → #/$defs/X, no x-*)
- *   docs.html      the documentation page (Redocly, scripts inlined: it loads nothing at view time)
  * and the settings schema of src/config.ts → README.md's settings table (between its `settings` markers).
  *
  * `npm run generate` writes them; `npm run generate -- --check` writes nothing and exits 1 when any is stale.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { OpenAPI3 } from 'openapi-typescript';
 import { parse } from 'yaml';
@@ -63,23 +59,6 @@ async function typesFile(document: OpenAPI3): Promise<string> {
   return `// ${NOTE}\n${astToString(ast)}`;
 }
 
-async function docsPage(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'registry-docs-'));
-  try {
-    const output = join(dir, 'docs.html');
-    const cli = join(ROOT, 'node_modules', '.bin', 'redocly');
-    await promisify(execFile)(cli, ['build-docs', SOURCE, '--inlineBundle', '--output', output], {
-      cwd: ROOT,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const html = await readFile(output, 'utf8');
-    return html.replace(/^<!DOCTYPE html>\n?/i, `<!DOCTYPE html>\n<!-- ${NOTE} -->\n`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 /** README.md with the settings table between `<!-- settings:start ... -->` and `<!-- settings:end -->` rewritten. */
 export function withSettingsTable(readme: string): string {
   const section = /(<!-- settings:start[^>]*-->\n)[\s\S]*?(<!-- settings:end -->)/;
@@ -93,7 +72,6 @@ export async function generate(): Promise<Map<string, string>> {
   return new Map([
     ['src/generated/openapi.d.ts', await typesFile(document)],
     ['src/generated/schemas.json', schemasDocument(document)],
-    ['src/generated/docs.html', await docsPage()],
     ['README.md', withSettingsTable(await readFile(README, 'utf8'))],
   ]);
 }

@@ -12,7 +12,8 @@ import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
 import content from './plugins/content.js';
 import options from './plugins/options.js';
-import assetRoutes from './routes/assets.js';
+import docsPage from './plugins/docs-page.js';
+import assetRoutes, { API_PREFIX } from './routes/assets.js';
 import healthRoutes from './routes/health.js';
 import openapiRoutes from './routes/openapi.js';
 
@@ -48,6 +49,7 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
   await app.register(auth, { keys: keys ?? ensureAuthFile(config.authFile).keys });
   await app.register(content);
   await app.register(options);
+  await app.register(docsPage, { prefix: API_PREFIX });
 
   await app.register(assetRoutes, { config, store });
   await app.register(healthRoutes, { store });

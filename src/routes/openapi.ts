@@ -1,7 +1,7 @@
 /**
  * The contract and its documentation: GET /api/0.1/openapi.json (openapi/openapi.yaml as JSON) and
- * GET /api/0.1/docs (src/generated/docs.html, self-contained). The files are read when the routes register; the
- * YAML is parsed on the first request for it (parsing takes a good part of a start-up otherwise) and kept.
+ * GET /api/0.1/docs (the page of plugins/docs-page.ts, which also serves the page's files). The YAML is read when
+ * the routes register and parsed on the first request for it (parsing takes a good part of a start-up otherwise).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -24,12 +24,11 @@ function projectRoot(): string {
 export default async function openapiRoutes(app: FastifyInstance): Promise<void> {
   const root = projectRoot();
   const yamlText = await readFile(join(root, 'openapi', 'openapi.yaml'), 'utf8');
-  const docsPage = await readFile(join(root, 'src', 'generated', 'docs.html'), 'utf8');
   let document: string | undefined;
 
   app.get('/api/0.1/openapi.json', async (_request, reply) => {
     document ??= JSON.stringify(parse(yamlText));
     return reply.type('application/json; charset=utf-8').send(document);
   });
-  app.get('/api/0.1/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage));
+  app.get('/api/0.1/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(app.docsPage));
 }

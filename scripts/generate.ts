@@ -2,6 +2,7 @@
  * openapi/openapi.yaml → src/generated/:
  *   openapi.d.ts   TypeScript types of paths and components (openapi-typescript)
  *   schemas.json   the component schemas as one JSON Schema 2020-12 document for Ajv (refs → #/$defs/X, no x-*)
+ *   openapi.json   the document itself as JSON: served as is, and read at start-up to wire the operations
  * and the settings schema of src/config.ts → README.md's settings table (between its `settings` markers).
  *
  * `npm run generate` writes them; `npm run generate -- --check` writes nothing and exits 1 when any is stale.
@@ -72,6 +73,7 @@ export async function generate(): Promise<Map<string, string>> {
   return new Map([
     ['src/generated/openapi.d.ts', await typesFile(document)],
     ['src/generated/schemas.json', schemasDocument(document)],
+    ['src/generated/openapi.json', `${JSON.stringify(document)}\n`],
     ['README.md', withSettingsTable(await readFile(README, 'utf8'))],
   ]);
 }

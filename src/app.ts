@@ -50,9 +50,11 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: true,
-    querystringParser: lastValues,
-    // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
-    maxParamLength: 1000,
+    routerOptions: {
+      querystringParser: lastValues,
+      // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
+      maxParamLength: 1000,
+    },
     // Parameters are validated as the document declares them: typed by coercion, no defaults written into the
     // request (the listing echoes only what was sent), nothing removed.
     ajv: { customOptions: { coerceTypes: true, useDefaults: false, removeAdditional: false, allErrors: false } },

@@ -2,10 +2,24 @@
  * The listing feed's query and page envelope (behaviour §2 and §8, decisions.md §5 and §8): which page was
  * asked for, and the `next_page` / `prev_page` links a client follows.
  */
-import type { ListedRow, ListMode } from '../store/types.js';
 import { parseDateToMicros } from './dates.js';
 import { ApiError } from './errors.js';
+import type { components } from '../generated/openapi.js';
 import type { JsonObject } from './json.js';
+
+/** Which assets a feed lists: real ones (the default), test-mode ones, or both. */
+export type ListMode = 'real' | 'test' | 'all';
+
+/** One entry of the feed as a store reads it. */
+export interface ListedRow {
+  id: string;
+  /** `dateModified` as microseconds since the epoch: the feed's order key. */
+  modified: number;
+  /** The `dateModified` string as served. */
+  dateModified: string;
+  /** The whole document, when the listing asked for fields of it (`opt_fields`). */
+  asset?: JsonObject;
+}
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -26,17 +40,9 @@ export interface ListingParams {
   limitParam?: string;
 }
 
-export interface PageLink {
-  path: string;
-  uri: string;
-  offset: string;
-}
-
-export interface ListingPage {
-  data: JsonObject[];
-  next_page: PageLink;
-  prev_page?: PageLink;
-}
+type ListingPage = components['schemas']['ListingPage'];
+type ListingItem = components['schemas']['ListingItem'];
+type PageLink = components['schemas']['Page'];
 
 /** Query mode values and what they select; any other value selects the default (real assets), not echoed. */
 const MODES: ReadonlyMap<string, ListMode> = new Map([
@@ -121,8 +127,8 @@ export function buildListingPage(
   return page;
 }
 
-function listedItem(row: ListedRow, fields: string[]): JsonObject {
-  const item: JsonObject = { id: row.id, dateModified: row.dateModified };
+function listedItem(row: ListedRow, fields: string[]): ListingItem {
+  const item: ListingItem = { id: row.id, dateModified: row.dateModified };
   const asset = row.asset;
   if (asset === undefined) return item;
   for (const field of fields) {
@@ -155,8 +161,12 @@ function formEncode(text: string): string {
     .replace(/%20/g, '+');
 }
 
-/** A query value as text: the last of repeated values (as the original's params), '' when absent. */
+/**
+ * A query value as text: the last of repeated values (as the original's params), '' when absent. The route schema
+ * may already have made a number of it (`limit`).
+ */
 function lastValue(value: unknown): string {
   const last = Array.isArray(value) ? value[value.length - 1] : value;
+  if (typeof last === 'number') return String(last);
   return typeof last === 'string' ? last : '';
 }

@@ -108,7 +108,7 @@ export interface paths {
         };
         /**
          * Human-readable documentation
-         * @description A self-contained HTML page rendering this document; it loads nothing from the network.
+         * @description An HTML page (Swagger UI) rendering this document. Its script, style sheets and icons are served by the registry itself under `/docs/`; the page loads nothing from any other host.
          */
         get: operations["getDocsPage"];
         put?: never;
@@ -534,22 +534,27 @@ export interface components {
              * @example assetCustodian
              */
             name: string;
-            /**
-             * @description A message (a string), a list of messages, or for a nested field an object keyed by sub-field (a list of
-             *     such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown keys.
-             * @example [
-             *       "This field is required."
-             *     ]
-             * @example {
-             *       "contactPoint": {
-             *         "email": [
-             *           "telephone or email should be present"
-             *         ]
-             *       }
-             *     }
-             * @example Not Found
-             */
-            description: string | unknown[] | Record<string, never>;
+            description: components["schemas"]["ErrorDescription"];
+        };
+        /**
+         * ErrorDescription
+         * @description What is wrong: a message (a string), a list of messages, or for a nested field an object keyed by sub-field
+         *     (a list of such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown
+         *     keys.
+         * @example [
+         *       "This field is required."
+         *     ]
+         * @example {
+         *       "contactPoint": {
+         *         "email": [
+         *           "telephone or email should be present"
+         *         ]
+         *       }
+         *     }
+         * @example Not Found
+         */
+        ErrorDescription: string | components["schemas"]["ErrorDescription"][] | {
+            [key: string]: components["schemas"]["ErrorDescription"];
         };
         /**
          * AssetStatus
@@ -1860,10 +1865,11 @@ export interface components {
          */
         Descending: string;
         /**
-         * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+         * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+         *     lists real assets, as without it (as the original did).
          * @example _all_
          */
-        Mode: "test" | "_all_";
+        Mode: ("test" | "_all_") | string;
         /**
          * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
          * @example status,assetID
@@ -1892,7 +1898,8 @@ export interface components {
          */
         AccessTokenHeader: string;
         /**
-         * @description An identifier of the client's choosing, echoed in the response and the logs.
+         * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+         *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
          * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
          */
         RequestId: string;
@@ -1950,7 +1957,8 @@ export interface operations {
                  */
                 descending?: components["parameters"]["Descending"];
                 /**
-                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+                 *     lists real assets, as without it (as the original did).
                  * @example _all_
                  */
                 mode?: components["parameters"]["Mode"];
@@ -1974,7 +1982,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2029,7 +2038,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2097,7 +2107,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2168,7 +2179,8 @@ export interface operations {
                  */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2226,7 +2238,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2264,7 +2277,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2303,7 +2317,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];

@@ -34,10 +34,10 @@ async function startTestCluster(scratch: Scratch, env: Record<string, string>): 
       AUTH_FILE: authFile,
       COOKIE_SECRET,
       LOG_LEVEL: 'warn',
+      VALIDATE_REPLIES: 'true',
       TZ: 'Europe/Kyiv',
       REDIS_URL: '',
       RATE_LIMIT_MAX: '1000000',
-      VALIDATE_REPLIES: 'true',
       // On the MongoDB pass of the suite the nodes share a fresh database instead of the folder.
       MONGODB_URI: scratch.mongoUri() ?? '',
       ...env,

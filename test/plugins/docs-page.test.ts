@@ -8,9 +8,8 @@
  * - swagger-ui names hosts in its bundle (namespaces, links, examples): each is listed below with the reason it is
  *   not loaded when the page is viewed; a host not on the list (a package update) fails the test until checked.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { Client } from '../helpers/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from '../helpers/server.js';
 import { PACKAGE_FILES, START_SCRIPT_NAME } from '../../src/plugins/docs-page.js';
 
 /** Hosts named in the page's files that the page never loads from, with the reason. */
@@ -54,7 +53,8 @@ interface Served {
   text: string;
 }
 
-let server: TestServer;
+// Real HTTP: the page and its files are fetched by their addresses, as a browser loads them.
+const server = useServer({}, { via: 'http' });
 let pageUrl: string;
 let page: string;
 /** Every file the page uses, by its absolute URL, as the registry served it. */
@@ -69,9 +69,8 @@ async function fetchServed(url: string): Promise<Served> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
   pageUrl = `${server.url}/api/0.1/docs`;
-  const res = await new Client(server.url).get('/api/0.1/docs');
+  const res = await server.anonymous.get('/api/0.1/docs');
   expect(res.status).toBe(200);
   page = res.text;
 
@@ -96,10 +95,6 @@ beforeAll(async () => {
     }
   }
 }, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-});
 
 const docsFile = (name: string) => `${server.url}/api/0.1/docs/${name}`;
 

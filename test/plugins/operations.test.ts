@@ -1,23 +1,16 @@
 /** The operations come from the document: one handler per operationId, 405 from its paths, parameters checked. */
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import errors from '../../src/plugins/errors.js';
 import operations from '../../src/plugins/operations.js';
 import { API_PREFIX, OPERATIONS, allowedMethods } from '../../src/plugins/contract.js';
 import { operationHandlers } from '../../src/routes/index.js';
 import { createServices } from '../../src/services/index.js';
 import type { AssetStore } from '../../src/store/types.js';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
-import { Client } from '../helpers/client.js';
+import { useServer } from '../helpers/server.js';
 
-let server: TestServer;
-let anonymous: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  anonymous = new Client(server.url);
-});
-afterAll(() => server.close());
+const server = useServer();
+const { anonymous, broker } = server;
 
 describe('the operation map', () => {
   const handlers = (store: AssetStore) => operationHandlers(createServices(store, { timeZone: 'Europe/Kyiv', assetIdPrefix: 'UA-AR-DGF' }));
@@ -72,7 +65,6 @@ describe('parameters checked by the route schemas from the document', () => {
   });
 
   it('a header over its declared length is 400 on the header', async () => {
-    const broker = new Client(server.url, { key: KEYS.broker });
     const response = await broker.patch(`${API_PREFIX}/assets/0123456789abcdef0123456789abcdef`, { data: {} }, {
       headers: { 'x-access-token': 't'.repeat(201) },
     });

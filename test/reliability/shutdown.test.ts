@@ -6,9 +6,8 @@
  * "In flight" is made real with a POST whose body arrives in two halves: the signal comes between them.
  */
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS } from '../helpers/server.js';
+import { KEYS, useScratch } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
 import { validAsset } from '../helpers/fixtures.js';
 import { killAllChildren, prepareStore, startChild, type ChildServer, type SharedStore } from './fixtures/child-server.js';
@@ -72,14 +71,15 @@ async function freshRequest(url: string): Promise<number | string> {
 }
 
 describe('graceful shutdown (close-with-grace)', () => {
+  // The processes' store; removed after they are gone (hooks after run in reverse order).
+  const scratch = useScratch();
   let store: SharedStore;
 
   beforeAll(async () => {
-    store = await prepareStore();
+    store = await prepareStore(scratch);
   });
   afterAll(async () => {
     await killAllChildren();
-    await rm(store.dataDir, { recursive: true, force: true });
   });
 
   it('SIGTERM: no new requests, the one in flight finishes and is kept, the store closes, exit code 0', async () => {

@@ -1,21 +1,13 @@
 /** The contract, its page and the health probe, served by the real registry. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { Client } from '../helpers/client.js';
+import { useServer } from '../helpers/server.js';
 import { DOCS_PAGE } from '../../src/plugins/docs-page.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-let server: TestServer;
-let anonymous: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  anonymous = new Client(server.url);
-});
-afterAll(() => server.close());
+const { anonymous } = useServer();
 
 describe('service operations', () => {
   it('serves the document as JSON, the same as openapi/openapi.yaml', async () => {

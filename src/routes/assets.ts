@@ -75,6 +75,8 @@ function toDraft(record: AssetRecord, asset: JsonObject, modified: number) {
   return {
     id: record.id,
     ownerTokenHash: record.ownerTokenHash,
+    transferTokenHash: record.transferTokenHash,
+    appliedTransfers: record.appliedTransfers,
     modified,
     listed: asset.status !== 'draft',
     test: asset.mode === 'test',
@@ -109,6 +111,7 @@ export default async function assetRoutes(app: FastifyInstance, options: { confi
 
     const id = newId();
     const token = newToken();
+    const transfer = newToken();
     const now = nowMicros();
     // Validated before the store's write so that a refusal never holds the write lock or consumes a counter value.
     const candidate = buildNewAsset(creatableFields(data), {
@@ -127,12 +130,21 @@ export default async function assetRoutes(app: FastifyInstance, options: { confi
         date: at,
         dateModified: at,
       };
-      return { id, ownerTokenHash: hashToken(token), modified: stamp.now, listed: false, test: asset.mode === 'test', asset };
+      return {
+        id,
+        ownerTokenHash: hashToken(token),
+        transferTokenHash: hashToken(transfer),
+        appliedTransfers: [],
+        modified: stamp.now,
+        listed: false,
+        test: asset.mode === 'test',
+        asset,
+      };
     });
     return reply
       .code(201)
       .header('location', `${origin(request)}${COLLECTION}/${id}`)
-      .send({ access: { token }, data: served(record.asset) });
+      .send({ access: { token, transfer }, data: served(record.asset) });
   });
 
   app.get<{ Params: ItemParams; Reply: AssetReply }>(ITEM, async (request) => {

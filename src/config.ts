@@ -24,6 +24,8 @@ export interface Config {
   logLevel: string;
   /** Largest request body accepted, in bytes (413 above it). */
   bodyLimit: number;
+  /** Check every reply against the OpenAPI document (500 on a breach); the test suite runs with it on. */
+  validateReplies: boolean;
 }
 
 /** One row per setting: the environment name, the flag, the default and what it means (README and --help). */
@@ -43,6 +45,7 @@ export const SETTINGS = [
   ['TZ', 'Europe/Kyiv', 'time zone of the dates the registry writes'],
   ['LOG_LEVEL', 'info', 'pino log level'],
   ['BODY_LIMIT', '1048576', 'largest request body in bytes'],
+  ['VALIDATE_REPLIES', 'false', 'check every reply against the OpenAPI document and answer 500 on a breach (tests run with it on)'],
 ] as const;
 
 type Source = Record<string, string | undefined>;
@@ -98,5 +101,6 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     timeZone: s.TZ || 'Europe/Kyiv',
     logLevel: s.LOG_LEVEL || 'info',
     bodyLimit: positiveInt('BODY_LIMIT', s.BODY_LIMIT, 1_048_576),
+    validateReplies: s.VALIDATE_REPLIES === 'true',
   };
 }

@@ -11,11 +11,12 @@
  * - a race lost (or a call cut short whose asset has moved on since): the asset has another transfer token now,
  *   or has ended, so no call can finish the mark any more. The transfer is not used; it may be applied elsewhere.
  */
+import type { ApiRole } from './callers.js';
 import { ApiError } from './errors.js';
 import { isStatus, type Status } from './workflow.js';
 
 /** The roles that may create, read and apply transfers; the concierge may not (decisions.md §10). */
-export const TRANSFER_ROLES: ReadonlySet<string> = new Set(['brokers', 'admins']);
+export const TRANSFER_ROLES: ReadonlySet<ApiRole> = new Set<ApiRole>(['brokers', 'admins']);
 
 /** Whether an asset in each status may change hands: not once it is deleted or complete. */
 export const TRANSFERABLE: Readonly<Record<Status, boolean>> = {

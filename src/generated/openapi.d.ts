@@ -754,22 +754,27 @@ export interface components {
              * @example assetCustodian
              */
             name: string;
-            /**
-             * @description A message (a string), a list of messages, or for a nested field an object keyed by sub-field (a list of
-             *     such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown keys.
-             * @example [
-             *       "This field is required."
-             *     ]
-             * @example {
-             *       "contactPoint": {
-             *         "email": [
-             *           "telephone or email should be present"
-             *         ]
-             *       }
-             *     }
-             * @example Not Found
-             */
-            description: string | unknown[] | Record<string, never>;
+            description: components["schemas"]["ErrorDescription"];
+        };
+        /**
+         * ErrorDescription
+         * @description What is wrong: a message (a string), a list of messages, or for a nested field an object keyed by sub-field
+         *     (a list of such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown
+         *     keys.
+         * @example [
+         *       "This field is required."
+         *     ]
+         * @example {
+         *       "contactPoint": {
+         *         "email": [
+         *           "telephone or email should be present"
+         *         ]
+         *       }
+         *     }
+         * @example Not Found
+         */
+        ErrorDescription: string | components["schemas"]["ErrorDescription"][] | {
+            [key: string]: components["schemas"]["ErrorDescription"];
         };
         /**
          * AssetStatus
@@ -2194,10 +2199,11 @@ export interface components {
          */
         Descending: string;
         /**
-         * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+         * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+         *     lists real assets, as without it (as the original did).
          * @example _all_
          */
-        Mode: "test" | "_all_";
+        Mode: ("test" | "_all_") | string;
         /**
          * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
          * @example status,assetID
@@ -2226,7 +2232,8 @@ export interface components {
          */
         AccessTokenHeader: string;
         /**
-         * @description An identifier of the client's choosing, echoed in the response and the logs.
+         * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+         *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
          * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
          */
         RequestId: string;
@@ -2284,7 +2291,8 @@ export interface operations {
                  */
                 descending?: components["parameters"]["Descending"];
                 /**
-                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+                 *     lists real assets, as without it (as the original did).
                  * @example _all_
                  */
                 mode?: components["parameters"]["Mode"];
@@ -2308,7 +2316,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2363,7 +2372,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2431,7 +2441,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2502,7 +2513,8 @@ export interface operations {
                  */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2573,7 +2585,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2644,7 +2657,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2712,7 +2726,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2762,7 +2777,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2800,7 +2816,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2839,7 +2856,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];

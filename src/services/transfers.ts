@@ -5,9 +5,9 @@
  * retried when they lose a race.
  */
 import type { components } from '../generated/openapi.js';
-import type { Principal } from '../plugins/auth.js';
+import type { Principal } from '../domain/callers.js';
 import type { AssetRecord, AssetStore, RecordDraft, TransferRecord } from '../store/types.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, refusals } from '../domain/errors.js';
 import { isJsonObject, type JsonObject } from '../domain/json.js';
 import { formatDate, nowMicros } from '../domain/dates.js';
 import { hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
@@ -26,28 +26,20 @@ export interface TransferSettings {
   timeZone: string;
 }
 
-const unauthorized = (): ApiError =>
-  new ApiError(
-    401,
-    [{ location: 'header', name: 'Authorization', description: 'A known API key is required (Basic auth user name)' }],
-    { 'www-authenticate': 'Basic realm="registry"' },
-  );
-const forbidden = (): ApiError => ApiError.one(403, 'url', 'permission', 'Forbidden');
-
 /** `{ data: {...} }` with an object `data`, as every write must send. */
 function requestData(body: unknown): JsonObject {
-  if (!isJsonObject(body) || !isJsonObject(body.data)) throw ApiError.one(422, 'body', 'data', 'No JSON object could be decoded');
+  if (!isJsonObject(body) || !isJsonObject(body.data)) throw refusals.notDecodable();
   return body.data;
 }
 
-/** The caller, when a key was sent; 401 without one. */
+/** The caller, when a key was sent; 401 without one (reading a transfer needs a key too). */
 function known(principal: Principal | undefined): Principal {
-  if (principal === undefined) throw unauthorized();
+  if (principal === undefined) throw refusals.unauthorized();
   return principal;
 }
 
 function requireTransferRole(principal: Principal): void {
-  if (!TRANSFER_ROLES.has(principal.role)) throw forbidden();
+  if (!TRANSFER_ROLES.has(principal.role)) throw refusals.forbidden();
 }
 
 /** A stored asset as the contract types it (every stored asset passed the contract's own validation). */
@@ -108,7 +100,7 @@ export class TransferService {
   async read(principal: Principal | undefined, id: string): Promise<Transfer> {
     const caller = known(principal);
     const record = await this.store.transfers.get(id);
-    if (record === undefined) throw ApiError.one(404, 'url', 'transfer_id', 'Not Found');
+    if (record === undefined) throw refusals.notFound('transfer_id');
     requireTransferRole(caller);
     return this.served(record);
   }
@@ -125,9 +117,9 @@ export class TransferService {
     const fieldErrors = checkOwnershipChange(data);
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const record = await this.store.get(assetId);
-      if (record === undefined) throw ApiError.one(404, 'url', 'asset_id', 'Not Found');
+      if (record === undefined) throw refusals.notFound('asset_id');
       requireTransferRole(known(principal));
-      if (fieldErrors.length > 0) throw new ApiError(422, fieldErrors);
+      if (fieldErrors.length > 0) throw refusals.invalid(fieldErrors);
       // Strings: checkOwnershipChange found nothing.
       const transferId = data.id as string;
       const sentToken = data.transfer as string;

@@ -120,3 +120,21 @@ export interface AssetStore {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The store could not take the write in time (MongoDB: the shared clock stayed contended, or a write stamp's
+ * lease ran out before the write began). Nothing was written; the caller may repeat the request.
+ */
+export class StoreBusyError extends Error {
+  constructor(message = 'the store is busy') {
+    super(message);
+    this.name = 'StoreBusyError';
+  }
+}
+
+/** `dateModified` as the record's document serves it: the text of the feed's order key. */
+export function servedDateModified(draft: RecordDraft): string {
+  const served = draft.asset.dateModified;
+  if (typeof served !== 'string') throw new Error(`record ${draft.id} has no dateModified text`);
+  return served;
+}

@@ -11,7 +11,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import { hashToken, newToken, tokenMatches } from '../../src/domain/ids.js';
-import type { Principal } from '../../src/plugins/auth.js';
+import type { Principal } from '../../src/domain/callers.js';
 import { TransferService } from '../../src/services/transfers.js';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
 import { databaseName, openMongoStore } from '../../src/store/mongo.js';

@@ -121,6 +121,8 @@ export interface paths {
          *     asset. Once the call has been answered 200, the same call again is `Invalid transfer` (the token it carries
          *     is no longer the asset's) and changes nothing. When two transfers race for one asset, one is applied and
          *     the other is answered `Invalid transfer`; the losing transfer is not used and can be applied elsewhere.
+         *     A 409 (the asset kept changing under the call) may leave the transfer marked for the asset, as a call cut
+         *     short does: repeat it.
          */
         post: operations["changeAssetOwnership"];
         delete?: never;

@@ -4,9 +4,8 @@
  * stamps, list the feed and keep the transfers of ownership.
  */
 import type { JsonObject } from '../domain/json.js';
+import type { ListedRow, ListMode } from '../domain/listing.js';
 import type { TransferMark } from '../domain/transfers.js';
-
-export type { TransferMark };
 
 /** One asset as kept by a store. `asset` is the public document exactly as served (dates rendered). */
 export interface AssetRecord {
@@ -48,7 +47,11 @@ export interface CreateStamp extends WriteStamp {
 /** What a build callback returns; the store sets `rev` itself. */
 export type RecordDraft = Omit<AssetRecord, 'rev'>;
 
-export type ListMode = 'real' | 'test' | 'all';
+/** The feed's own shapes are the domain's (domain/listing.ts); the store fills them. */
+export type { ListedRow, ListMode };
+
+/** A transfer's mark is the domain's (domain/transfers.ts); the store keeps it and compares it. */
+export type { TransferMark };
 
 export interface ListQuery {
   /** Exclusive bound in microseconds: `> after` ascending, `< after` descending. Absent: from the start / the end. */
@@ -58,14 +61,6 @@ export interface ListQuery {
   mode: ListMode;
   /** Load the whole documents too (for `opt_fields`). */
   withAssets: boolean;
-}
-
-export interface ListedRow {
-  id: string;
-  modified: number;
-  /** The `dateModified` string as served. */
-  dateModified: string;
-  asset?: JsonObject;
 }
 
 /** One transfer of ownership as kept by a store. */

@@ -6,11 +6,13 @@
 import type { Services } from '../services/index.js';
 import { assetHandlers } from './assets.js';
 import { serviceHandlers } from './service.js';
+import { transferHandlers } from './transfers.js';
 import type { OperationHandlers } from './types.js';
 
 export function operationHandlers(services: Services): OperationHandlers {
   return {
     ...assetHandlers(services.assets),
     ...serviceHandlers(services.health),
+    ...transferHandlers(services.transfers),
   };
 }

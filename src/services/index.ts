@@ -2,15 +2,18 @@
 import type { AssetStore } from '../store/types.js';
 import { AssetService, type AssetSettings } from './assets.js';
 import { HealthService } from './health.js';
+import { TransferService } from './transfers.js';
 
 export interface Services {
   assets: AssetService;
   health: HealthService;
+  transfers: TransferService;
 }
 
 export function createServices(store: AssetStore, settings: AssetSettings): Services {
   return {
     assets: new AssetService(store, settings),
     health: new HealthService(store),
+    transfers: new TransferService(store, settings),
   };
 }

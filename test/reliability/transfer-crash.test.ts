@@ -10,19 +10,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
 import { createAsset } from '../helpers/fixtures.js';
 import { expectOneError } from '../helpers/expect.js';
-import { KEYS } from '../helpers/server.js';
+import { KEYS, useScratch } from '../helpers/server.js';
 import { killAllChildren, prepareStore, startChild } from './fixtures/child-server.js';
 
 const KILL_BEFORE_ASSET_UPDATE = fileURLToPath(new URL('./fixtures/kill-before-asset-update.ts', import.meta.url));
 const ASSETS = '/api/0.1/assets';
 
 describe('ownership change cut short by kill -9 between marking the transfer and changing the asset', () => {
+  // The processes' store; removed after they are gone (hooks after run in reverse order).
+  const scratch = useScratch();
+
   afterAll(async () => {
     await killAllChildren();
   });
 
   it('leaves the transfer marked and the asset unchanged; repeating the call finishes it', async () => {
-    const store = await prepareStore();
+    const store = await prepareStore(scratch);
     const first = await startChild(store);
     const oldOwner = new Client(first.url, { key: KEYS.broker });
     const created = await createAsset(oldOwner);

@@ -1,38 +1,22 @@
 /**
- * POST /api/0.1/assets/{id}/ownership over real HTTP (decisions.md §10): the effect of a transfer, every check in
+ * POST /api/0.1/assets/{id}/ownership (decisions.md §10): the effect of a transfer, every check in
  * its order, and races (several transfers for one asset, one transfer for several assets) that leave exactly one
  * new owner. The same file runs on the embedded store and, with MONGODB_URI, on MongoDB. A call cut short by a
  * crash is test/reliability/transfer-crash.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type Response } from '../../helpers/client.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, Response } from '../../helpers/client.js';
 import { createAsset, toPending, type Created } from '../../helpers/fixtures.js';
 import { expectErrors, expectOneError } from '../../helpers/expect.js';
-import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
+import { KEYS, useServer } from '../../helpers/server.js';
 
 const ASSETS = '/api/0.1/assets';
 const TRANSFERS = '/api/0.1/transfers';
 const ownership = (assetId: string) => `${ASSETS}/${assetId}/ownership`;
 const UNKNOWN = '0'.repeat(32);
 
-let server: TestServer;
-let broker: Client;
-let broker2: Client;
-let admin: Client;
-let concierge: Client;
-let reader: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  broker = new Client(server.url, { key: KEYS.broker });
-  broker2 = new Client(server.url, { key: KEYS.broker2 });
-  admin = new Client(server.url, { key: KEYS.admin });
-  concierge = new Client(server.url, { key: KEYS.concierge });
-  reader = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
+const { broker, broker2, admin, concierge, anonymous: reader } = server;
 
 interface Transfer {
   id: string;
@@ -274,9 +258,9 @@ describe('races', () => {
   it('several transfers racing for one asset: one new owner, the others Invalid transfer and still unused', async () => {
     const asset = await pendingAsset();
     const racers = await Promise.all(Array.from({ length: 6 }, () => newTransfer()));
-    // One client per request: separate connections, as separate brokers would send them.
+    // One client (and cookie jar) per request, as separate brokers would send them.
     const answers = await Promise.all(
-      racers.map((t) => apply(new Client(server.url, { key: KEYS.broker2 }), asset.id, { id: t.id, transfer: asset.transfer })),
+      racers.map((t) => apply(server.client({ key: KEYS.broker2 }), asset.id, { id: t.id, transfer: asset.transfer })),
     );
     const won = answers.flatMap((res, i) => (res.status === 200 ? [racers[i]!] : []));
     expect(won, answers.map((res) => res.text).join('\n')).toHaveLength(1);
@@ -300,7 +284,7 @@ describe('races', () => {
     const assets = await Promise.all(Array.from({ length: 5 }, () => pendingAsset()));
     const t = await newTransfer();
     const answers = await Promise.all(
-      assets.map((asset) => apply(new Client(server.url, { key: KEYS.broker2 }), asset.id, { id: t.id, transfer: asset.transfer })),
+      assets.map((asset) => apply(server.client({ key: KEYS.broker2 }), asset.id, { id: t.id, transfer: asset.transfer })),
     );
     expect(answers.filter((res) => res.status === 200), answers.map((res) => res.text).join('\n')).toHaveLength(1);
     for (const res of answers.filter((r) => r.status !== 200)) expectOneError(res, 403, 'body', 'transfer', 'Transfer already used');

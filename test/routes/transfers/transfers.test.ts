@@ -1,37 +1,20 @@
 /**
- * POST /api/0.1/transfers and GET /api/0.1/transfers/{id} over real HTTP (decisions.md §10): who may create and
+ * POST /api/0.1/transfers and GET /api/0.1/transfers/{id} (decisions.md §10): who may create and
  * read, the answer's shape and tokens, the tokens kept only as hashes, 401 / 403 / 404 / 405 / 422.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../../src/domain/ids.js';
-import { Client } from '../../helpers/client.js';
 import { expectOneError } from '../../helpers/expect.js';
-import { KEYS, startServer, type TestServer } from '../../helpers/server.js';
+import { useServer } from '../../helpers/server.js';
 
 const TRANSFERS = '/api/0.1/transfers';
 const DATE_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}[+-]\d{2}:\d{2}$/;
 const UNAUTHORIZED = 'A known API key is required (Basic auth user name)';
 
-let server: TestServer;
-let broker: Client;
-let broker2: Client;
-let admin: Client;
-let concierge: Client;
-let anonymous: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  broker = new Client(server.url, { key: KEYS.broker });
-  broker2 = new Client(server.url, { key: KEYS.broker2 });
-  admin = new Client(server.url, { key: KEYS.admin });
-  concierge = new Client(server.url, { key: KEYS.concierge });
-  anonymous = new Client(server.url);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
+const { broker, broker2, admin, concierge, anonymous } = server;
 
 describe('POST /transfers', () => {
   it('201 with Location, data {id, date} and the two tokens in access', async () => {

@@ -24,6 +24,14 @@ export interface Config {
   logLevel: string;
   /** Largest request body accepted, in bytes (413 above it). */
   bodyLimit: number;
+  /** Change streams this node serves at once (503 beyond). */
+  streamMaxClients: number;
+  /** Bytes a stream's client may leave unread… */
+  streamMaxUnread: number;
+  /** …for this many milliseconds before it is disconnected. */
+  streamUnreadTimeout: number;
+  /** Milliseconds a stream may stay silent before a keep-alive comment is sent. */
+  streamHeartbeat: number;
 }
 
 /** One row per setting: the environment name, the flag, the default and what it means (README and --help). */
@@ -43,6 +51,10 @@ export const SETTINGS = [
   ['TZ', 'Europe/Kyiv', 'time zone of the dates the registry writes'],
   ['LOG_LEVEL', 'info', 'pino log level'],
   ['BODY_LIMIT', '1048576', 'largest request body in bytes'],
+  ['STREAM_MAX_CLIENTS', '1000', 'change streams (GET /assets/changes) one node serves at once; 503 beyond'],
+  ['STREAM_MAX_UNREAD', '1048576', 'bytes a stream client may leave unread for STREAM_UNREAD_TIMEOUT before it is dropped'],
+  ['STREAM_UNREAD_TIMEOUT', '30000', 'milliseconds a stream client may leave STREAM_MAX_UNREAD bytes unread'],
+  ['STREAM_HEARTBEAT', '15000', 'longest silence of a change stream in milliseconds (then a keep-alive comment)'],
 ] as const;
 
 type Source = Record<string, string | undefined>;
@@ -79,6 +91,12 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
+/** Durations that drive timers: zero would make them spin. */
+function atLeastOne(name: string, n: number): number {
+  if (n < 1) throw new Error(`${name} must be at least 1`);
+  return n;
+}
+
 export function loadConfig(env: Source = process.env, argv: readonly string[] = process.argv.slice(2)): Config {
   const s: Source = { ...env, ...flagsToEnv(argv) };
   const dataDir = s.DATA_DIR || './data';
@@ -98,5 +116,9 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     timeZone: s.TZ || 'Europe/Kyiv',
     logLevel: s.LOG_LEVEL || 'info',
     bodyLimit: positiveInt('BODY_LIMIT', s.BODY_LIMIT, 1_048_576),
+    streamMaxClients: positiveInt('STREAM_MAX_CLIENTS', s.STREAM_MAX_CLIENTS, 1000),
+    streamMaxUnread: positiveInt('STREAM_MAX_UNREAD', s.STREAM_MAX_UNREAD, 1_048_576),
+    streamUnreadTimeout: atLeastOne('STREAM_UNREAD_TIMEOUT', positiveInt('STREAM_UNREAD_TIMEOUT', s.STREAM_UNREAD_TIMEOUT, 30_000)),
+    streamHeartbeat: atLeastOne('STREAM_HEARTBEAT', positiveInt('STREAM_HEARTBEAT', s.STREAM_HEARTBEAT, 15_000)),
   };
 }

@@ -270,7 +270,6 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     } catch (error) {
       failure = error;
     }
-    if (outcomes?.some((outcome) => outcome.ok)) signalWrites();
     writes.forEach((write, i) => {
       const outcome = outcomes?.[i];
       if (outcome === undefined) write.reject(failure);
@@ -284,6 +283,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       else updating.delete(id);
       releaseReads(id);
     }
+    if (outcomes?.some((outcome) => outcome.ok)) signalWrites();
   }
 
   /** Queues `run` (a nested better-sqlite3 transaction, so a savepoint) for the next group commit. */

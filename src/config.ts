@@ -32,6 +32,8 @@ export interface Config {
   streamUnreadTimeout: number;
   /** Milliseconds a stream may stay silent before a keep-alive comment is sent. */
   streamHeartbeat: number;
+  /** Check every reply against the OpenAPI document (500 on a breach); the test suite runs with it on. */
+  validateReplies: boolean;
 }
 
 /** One row per setting: the environment name, the flag, the default and what it means (README and --help). */
@@ -55,6 +57,7 @@ export const SETTINGS = [
   ['STREAM_MAX_UNREAD', '1048576', 'bytes a stream client may leave unread for STREAM_UNREAD_TIMEOUT before it is dropped'],
   ['STREAM_UNREAD_TIMEOUT', '30000', 'milliseconds a stream client may leave STREAM_MAX_UNREAD bytes unread'],
   ['STREAM_HEARTBEAT', '15000', 'longest silence of a change stream in milliseconds (then a keep-alive comment)'],
+  ['VALIDATE_REPLIES', 'false', 'check every reply against the OpenAPI document and answer 500 on a breach (tests run with it on)'],
 ] as const;
 
 type Source = Record<string, string | undefined>;
@@ -120,5 +123,6 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     streamMaxUnread: positiveInt('STREAM_MAX_UNREAD', s.STREAM_MAX_UNREAD, 1_048_576),
     streamUnreadTimeout: atLeastOne('STREAM_UNREAD_TIMEOUT', positiveInt('STREAM_UNREAD_TIMEOUT', s.STREAM_UNREAD_TIMEOUT, 30_000)),
     streamHeartbeat: atLeastOne('STREAM_HEARTBEAT', positiveInt('STREAM_HEARTBEAT', s.STREAM_HEARTBEAT, 15_000)),
+    validateReplies: s.VALIDATE_REPLIES === 'true',
   };
 }

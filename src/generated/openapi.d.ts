@@ -600,22 +600,27 @@ export interface components {
              * @example assetCustodian
              */
             name: string;
-            /**
-             * @description A message (a string), a list of messages, or for a nested field an object keyed by sub-field (a list of
-             *     such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown keys.
-             * @example [
-             *       "This field is required."
-             *     ]
-             * @example {
-             *       "contactPoint": {
-             *         "email": [
-             *           "telephone or email should be present"
-             *         ]
-             *       }
-             *     }
-             * @example Not Found
-             */
-            description: string | unknown[] | Record<string, never>;
+            description: components["schemas"]["ErrorDescription"];
+        };
+        /**
+         * ErrorDescription
+         * @description What is wrong: a message (a string), a list of messages, or for a nested field an object keyed by sub-field
+         *     (a list of such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown
+         *     keys.
+         * @example [
+         *       "This field is required."
+         *     ]
+         * @example {
+         *       "contactPoint": {
+         *         "email": [
+         *           "telephone or email should be present"
+         *         ]
+         *       }
+         *     }
+         * @example Not Found
+         */
+        ErrorDescription: string | components["schemas"]["ErrorDescription"][] | {
+            [key: string]: components["schemas"]["ErrorDescription"];
         };
         /**
          * AssetStatus
@@ -1963,10 +1968,11 @@ export interface components {
          */
         Descending: string;
         /**
-         * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+         * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+         *     lists real assets, as without it (as the original did).
          * @example _all_
          */
-        Mode: "test" | "_all_";
+        Mode: ("test" | "_all_") | string;
         /**
          * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
          * @example status,assetID
@@ -1995,7 +2001,8 @@ export interface components {
          */
         AccessTokenHeader: string;
         /**
-         * @description An identifier of the client's choosing, echoed in the response and the logs.
+         * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+         *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
          * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
          */
         RequestId: string;
@@ -2053,7 +2060,8 @@ export interface operations {
                  */
                 descending?: components["parameters"]["Descending"];
                 /**
-                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+                 *     lists real assets, as without it (as the original did).
                  * @example _all_
                  */
                 mode?: components["parameters"]["Mode"];
@@ -2077,7 +2085,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2132,7 +2141,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2193,7 +2203,8 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
                 /**
-                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+                 *     lists real assets, as without it (as the original did).
                  * @example _all_
                  */
                 mode?: components["parameters"]["Mode"];
@@ -2212,7 +2223,8 @@ export interface operations {
                  */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2271,7 +2283,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2342,7 +2355,8 @@ export interface operations {
                  */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2400,7 +2414,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2438,7 +2453,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2477,7 +2493,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];

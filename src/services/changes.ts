@@ -18,11 +18,13 @@
  * up), closed. A stream paused for longer than `unreadTimeout` is dropped; its client resumes with Last-Event-ID.
  */
 import { PassThrough, type Readable } from 'node:stream';
-import { KEEP_ALIVE, STREAM_OPENING, eventText, type ChangeStreamParams } from '../domain/changes.js';
+import { KEEP_ALIVE, STREAM_OPENING, eventText, parseChangeStreamRequest, type ChangeStreamParams } from '../domain/changes.js';
 import { ApiError } from '../domain/errors.js';
 import type { AssetStore, ListedRow, ListMode, WriteWatch } from '../store/types.js';
 
 export interface ChangeStreamSettings {
+  /** The zone `offset` and `Last-Event-ID` are read in when they carry no offset of their own. */
+  timeZone: string;
   /** Streams this node serves at once; more are refused with 503. */
   maxClients: number;
   /** Bytes a stream may hold unread by its client before nothing more is written to it… */
@@ -110,6 +112,11 @@ export class ChangeStreams {
   /** Streams open on this node. */
   get size(): number {
     return this.streams.size;
+  }
+
+  /** Where a stream starts and what it carries, from the request; ApiError 400 for an unreadable position. */
+  request(query: Record<string, unknown>, lastEventId: string | undefined): ChangeStreamParams {
+    return parseChangeStreamRequest(query, lastEventId, this.settings.timeZone);
   }
 
   /**

@@ -17,7 +17,7 @@ import { SseParser } from '../helpers/sse.js';
 import { DRAFT_ZONE, draftAt, type DraftShape } from '../store/fixtures/drafts.js';
 import { waitFor } from '../store/contract.js';
 
-const SETTINGS: ChangeStreamSettings = { maxClients: 1000, maxUnread: 1_048_576, unreadTimeout: 30_000, heartbeat: 15_000 };
+const SETTINGS: ChangeStreamSettings = { timeZone: 'Europe/Kyiv', maxClients: 1000, maxUnread: 1_048_576, unreadTimeout: 30_000, heartbeat: 15_000 };
 const silentLog = { info: () => undefined, warn: () => undefined };
 
 interface Opened {

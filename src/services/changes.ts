@@ -70,6 +70,8 @@ interface Stream {
   lastWriteAt: number;
   /** While paused: since when. */
   pausedAt: number;
+  /** Bytes taken from `body` but not yet by the client (the response's buffer). */
+  queued: () => number;
 }
 
 /** The streams of one node that want the same rows, and the one reader that feeds them. */
@@ -120,10 +122,11 @@ export class ChangeStreams {
   }
 
   /**
-   * Opens a stream: the readable side is the response body. Throws ApiError 503 when the node serves
-   * `maxClients` streams already (or is closing).
+   * Opens a stream: the readable side is the response body. `queued` tells how many bytes wait beyond it, on
+   * their way to the client (the response's own buffer). Throws ApiError 503 when the node serves `maxClients`
+   * streams already (or is closing).
    */
-  open(params: ChangeStreamParams): Readable {
+  open(params: ChangeStreamParams, queued: () => number = () => 0): Readable {
     if (this.closed || this.streams.size >= this.settings.maxClients) {
       throw new ApiError(503, [{ location: 'url', name: 'stream', description: 'Too many streams, retry later' }], {
         'Retry-After': String(RETRY_AFTER_S),
@@ -140,6 +143,7 @@ export class ChangeStreams {
       state: 'catching-up',
       lastWriteAt: performance.now(),
       pausedAt: 0,
+      queued,
     };
     this.streams.add(stream);
     // The client went away (or was dropped): forget the stream.
@@ -390,7 +394,7 @@ export class ChangeStreams {
 
 /** Bytes written to the stream that its client has not taken yet (what waits in this process). */
 function unread(stream: Stream): number {
-  return stream.body.writableLength + stream.body.readableLength;
+  return stream.body.writableLength + stream.body.readableLength + stream.queued();
 }
 
 /** Index of the first row after `position` (rows ascend by `modified`). */

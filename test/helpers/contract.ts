@@ -233,3 +233,18 @@ export function checkContract(method: string, path: string, res: ContractRespons
     fail(method, path, res, `body does not match ${schemaPointer}:\n    ${errs.join('\n    ')}`);
   }
 }
+
+/** Throws a readable error when `value` does not match `#/components/schemas/<name>` of the document. */
+export function checkSchema(name: string, value: unknown): void {
+  const l = load();
+  const pointer = `/components/schemas/${name}`;
+  let validate = l.cache.get(pointer);
+  if (!validate) {
+    validate = l.ajv.compile({ $ref: `${DOC_ID}#${pointer}` });
+    l.cache.set(pointer, validate);
+  }
+  if (!validate(value)) {
+    const errs = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+    throw new Error(`Contract: ${JSON.stringify(value).slice(0, 300)} does not match ${pointer}:\n    ${errs.join('\n    ')}`);
+  }
+}

@@ -75,6 +75,8 @@ export interface OpenedStream {
   text: string;
   /** Closes the connection from the client's side. */
   close(): void;
+  /** Calls `listener` after each chunk of the stream has been parsed. */
+  onChunk(listener: () => void): void;
   /** Resolves once `done(parser)` holds; fails after `timeoutMs`. */
   waitFor(done: (parser: SseParser) => boolean, timeoutMs: number, what?: string): Promise<void>;
 }
@@ -102,6 +104,7 @@ export async function openStream(url: string, headers: Record<string, string> = 
       ended: Promise.resolve(true),
       text,
       close: () => undefined,
+      onChunk: () => undefined,
       waitFor: () => Promise.reject(new Error(`no stream: ${res.statusCode} ${text}`)),
     };
   }
@@ -122,6 +125,7 @@ export async function openStream(url: string, headers: Record<string, string> = 
     ended,
     text: '',
     close: () => abort.abort(),
+    onChunk: (listener) => void listeners.add(listener),
     waitFor: (done, timeoutMs, what = 'the expected events') =>
       new Promise<void>((resolve, reject) => {
         if (done(parser)) return resolve();

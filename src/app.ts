@@ -16,8 +16,10 @@ import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
 import content from './plugins/content.js';
 import options from './plugins/options.js';
+import docsPage from './plugins/docs-page.js';
 import operations from './plugins/operations.js';
 import replyValidation from './plugins/reply-validation.js';
+import { API_PREFIX } from './plugins/contract.js';
 
 export interface AppOptions {
   config: Config;
@@ -48,9 +50,11 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: true,
-    querystringParser: lastValues,
-    // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
-    maxParamLength: 1000,
+    routerOptions: {
+      querystringParser: lastValues,
+      // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
+      maxParamLength: 1000,
+    },
     // Parameters are validated as the document declares them: typed by coercion, no defaults written into the
     // request (the listing echoes only what was sent), nothing removed.
     ajv: { customOptions: { coerceTypes: true, useDefaults: false, removeAdditional: false, allErrors: false } },
@@ -66,6 +70,7 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
   await app.register(options);
   // Last of the onSend hooks: it sees the reply exactly as it leaves (JSONP wrapped, content type set).
   if (config.validateReplies) await app.register(replyValidation);
+  await app.register(docsPage, { prefix: API_PREFIX });
 
   const services = createServices(
     store,

@@ -3,7 +3,7 @@
  * carries, and the Server-Sent Events text of each event. The entries are the listing's (listing.ts): the stream
  * is the feed, pushed.
  */
-import type { ListedRow, ListMode } from '../store/types.js';
+import type { ListedRow, ListMode } from './listing.js';
 import { lastValue, listedItem, readFields, readMode, readPosition } from './listing.js';
 import { toJson } from './serialize.js';
 

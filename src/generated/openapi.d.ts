@@ -158,7 +158,7 @@ export interface paths {
         };
         /**
          * Human-readable documentation
-         * @description A self-contained HTML page rendering this document; it loads nothing from the network.
+         * @description An HTML page (Swagger UI) rendering this document. Its script, style sheets and icons are served by the registry itself under `/docs/`; the page loads nothing from any other host.
          */
         get: operations["getDocsPage"];
         put?: never;

@@ -2,8 +2,9 @@
  * Checks every reply against the OpenAPI document before it leaves (setting `VALIDATE_REPLIES`; the test suite
  * runs with it on): the status is declared for the operation, the content type is one the response declares,
  * the body validates against that response's schema, and `X-Content-Type-Options: nosniff` is set. Requests that
- * reached no operation (404, 405) must get the error envelope. A reply that breaks the document is replaced by a
- * 500 naming the break, and logged, so the contract cannot drift unnoticed.
+ * reached no operation (404, 405) must get the error envelope; routes marked `outsideDocument` (the files of the
+ * docs page) are not checked. A reply that breaks the document is replaced by a 500 naming the break, and logged,
+ * so the contract cannot drift unnoticed.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,6 +15,13 @@ import { JSON_TYPE } from './errors.js';
 import { OPERATIONS, openApiDocument, resolve, type Operation } from './contract.js';
 
 const DOCUMENT_ID = 'registry-openapi';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route that is no operation of the document (the docs page's files): its replies are not checked. */
+    outsideDocument?: boolean;
+  }
+}
 
 const ajv = addRegistryFormats(new Ajv2020({ strict: true, strictRequired: false, allErrors: true }));
 // OpenAPI keywords that are not JSON Schema are annotations here; the document's top level is not a schema.
@@ -63,6 +71,7 @@ function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   const status = reply.statusCode;
   const type = String(reply.getHeader('content-type') ?? '');
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+  if (request.routeOptions.config.outsideDocument === true) return undefined;
   const operation = byId.get(request.routeOptions.config.operationId ?? '');
 
   if (operation === undefined) {

@@ -20,7 +20,8 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { KEEP_ALIVE, STREAM_OPENING, eventText, parseChangeStreamRequest, type ChangeStreamParams } from '../domain/changes.js';
 import { ApiError } from '../domain/errors.js';
-import type { AssetStore, ListedRow, ListMode, WriteWatch } from '../store/types.js';
+import type { ListedRow, ListMode } from '../domain/listing.js';
+import type { AssetStore, WriteWatch } from '../store/types.js';
 
 export interface ChangeStreamSettings {
   /** The zone `offset` and `Last-Event-ID` are read in when they carry no offset of their own. */

@@ -21,18 +21,19 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import { dayOf, formatDate, nowMicros } from '../domain/dates.js';
+import { dayOf, nowMicros } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
-import type {
-  AssetRecord,
-  AssetStore,
-  CreateStamp,
-  ListedRow,
-  ListMode,
-  ListQuery,
-  RecordDraft,
-  WriteStamp,
-  WriteWatch,
+import {
+  servedDateModified,
+  type AssetRecord,
+  type AssetStore,
+  type CreateStamp,
+  type ListedRow,
+  type ListMode,
+  type ListQuery,
+  type RecordDraft,
+  type WriteStamp,
+  type WriteWatch,
 } from './types.js';
 
 export interface EmbeddedStoreOptions {
@@ -152,14 +153,13 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   }
 
   function rowColumns(draft: RecordDraft, rev: number): RowColumns {
-    const dateModified = draft.asset.dateModified;
     return [
       rev,
       draft.ownerTokenHash,
       draft.modified,
       draft.listed ? 1 : 0,
       draft.test ? 1 : 0,
-      typeof dateModified === 'string' ? dateModified : formatDate(draft.modified, timeZone),
+      servedDateModified(draft),
       JSON.stringify(draft.asset),
     ];
   }

@@ -21,18 +21,19 @@ import {
   type Db,
   type IndexDescription,
 } from 'mongodb';
-import { dayOf, formatDate } from '../domain/dates.js';
-import { ApiError } from '../domain/errors.js';
+import { dayOf } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
-import type {
-  AssetRecord,
-  AssetStore,
-  CreateStamp,
-  ListQuery,
-  ListedRow,
-  RecordDraft,
-  WriteStamp,
-  WriteWatch,
+import {
+  servedDateModified,
+  StoreBusyError,
+  type AssetRecord,
+  type AssetStore,
+  type CreateStamp,
+  type ListQuery,
+  type ListedRow,
+  type RecordDraft,
+  type WriteStamp,
+  type WriteWatch,
 } from './types.js';
 
 /** How long a tick may stay in flight before readers ignore it (a crashed writer). Database-clock ms. */
@@ -126,8 +127,8 @@ export function databaseName(uri: string): string {
   return name || 'registry';
 }
 
-export function busyError(): ApiError {
-  return ApiError.one(503, 'body', 'data', 'The storage is busy, please retry.');
+function busyError(): StoreBusyError {
+  return new StoreBusyError('the shared clock or a write lease could not be had in time');
 }
 
 /** Errors after which the write certainly did not happen (so its tick may be released at once). */
@@ -553,7 +554,7 @@ class MongoStore implements AssetStore {
               modified: now,
               listed: record.listed,
               test: record.test,
-              dateModified: this.dateModifiedOf(record),
+              dateModified: servedDateModified(record),
               asset: record.asset,
             },
           },
@@ -759,11 +760,6 @@ class MongoStore implements AssetStore {
 
   // ---------------------------------------------------------------- mapping
 
-  private dateModifiedOf(record: RecordDraft): string {
-    const served = record.asset.dateModified;
-    return typeof served === 'string' ? served : formatDate(record.modified, this.timeZone);
-  }
-
   private toDoc(record: AssetRecord, counterKey: string): AssetDoc {
     return {
       _id: record.id,
@@ -772,7 +768,7 @@ class MongoStore implements AssetStore {
       modified: record.modified,
       listed: record.listed,
       test: record.test,
-      dateModified: this.dateModifiedOf(record),
+      dateModified: servedDateModified(record),
       counterKey,
       asset: record.asset,
     };

@@ -4,6 +4,7 @@
  * stamps and list the feed.
  */
 import type { JsonObject } from '../domain/json.js';
+import type { ListedRow, ListMode } from '../domain/listing.js';
 
 /** One asset as kept by a store. `asset` is the public document exactly as served (dates rendered). */
 export interface AssetRecord {
@@ -38,7 +39,8 @@ export interface CreateStamp extends WriteStamp {
 /** What a build callback returns; the store sets `rev` itself. */
 export type RecordDraft = Omit<AssetRecord, 'rev'>;
 
-export type ListMode = 'real' | 'test' | 'all';
+/** The feed's own shapes are the domain's (domain/listing.ts); the store fills them. */
+export type { ListedRow, ListMode };
 
 export interface ListQuery {
   /** Exclusive bound in microseconds: `> after` ascending, `< after` descending. Absent: from the start / the end. */
@@ -50,13 +52,6 @@ export interface ListQuery {
   withAssets: boolean;
 }
 
-export interface ListedRow {
-  id: string;
-  modified: number;
-  /** The `dateModified` string as served. */
-  dateModified: string;
-  asset?: JsonObject;
-}
 
 /** A running watch of a store's writes (`AssetStore.watchWrites`). */
 export interface WriteWatch {
@@ -90,4 +85,22 @@ export interface AssetStore {
   /** Liveness of the backing storage (health endpoint). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The store could not take the write in time (MongoDB: the shared clock stayed contended, or a write stamp's
+ * lease ran out before the write began). Nothing was written; the caller may repeat the request.
+ */
+export class StoreBusyError extends Error {
+  constructor(message = 'the store is busy') {
+    super(message);
+    this.name = 'StoreBusyError';
+  }
+}
+
+/** `dateModified` as the record's document serves it: the text of the feed's order key. */
+export function servedDateModified(draft: RecordDraft): string {
+  const served = draft.asset.dateModified;
+  if (typeof served !== 'string') throw new Error(`record ${draft.id} has no dateModified text`);
+  return served;
 }

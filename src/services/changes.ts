@@ -9,9 +9,10 @@
  * One reader per node. The store signals writes of every node (`watchWrites`: SQLite's data_version, MongoDB's
  * change stream or a poll of the clock); on each signal this node reads the new feed rows once per group of
  * streams that want the same rows (same `mode`, with or without the documents) and writes them to every stream of
- * the group. A stream that starts behind, or fell behind, reads pages itself until it is level with its group,
- * then joins it. Rows > a stream's position are all it is ever sent, so joining early or late never repeats an
- * event, and every read continues after the last row it returned, so none is skipped.
+ * the group. A stream that starts behind, or fell behind, reads pages itself until it is level with the feed,
+ * then joins its group (which goes back to the stream's position when it no longer holds the rows after it).
+ * Rows > a stream's position are all it is ever sent, so joining early or late never repeats an event, and every
+ * read continues after the last row it returned, so none is skipped.
  *
  * A stream is in one of four states: catching up (reading pages itself), live (fed by its group), paused (its
  * client left more than `maxUnread` bytes unread; nothing more is written to it until it drains, then it catches
@@ -89,6 +90,8 @@ interface Group {
   reading: boolean;
   /** A signal came while reading: read once more. */
   again: boolean;
+  /** Counts rewinds: a read that started before one is thrown away. */
+  generation: number;
 }
 
 export class ChangeStreams {
@@ -176,9 +179,12 @@ export class ChangeStreams {
 
   // ---------------------------------------------------------------- reading
 
-  /** Starts watching the store's writes once, before the first stream reads anything. */
+  /** Starts watching the store's writes once, before the first stream reads anything (again after a failure). */
   private watch(): Promise<WriteWatch> {
-    this.watching ??= this.store.watchWrites(() => this.wake());
+    this.watching ??= this.store.watchWrites(() => this.wake()).catch((error: unknown) => {
+      this.watching = undefined;
+      throw error;
+    });
     return this.watching;
   }
 
@@ -215,9 +221,12 @@ export class ChangeStreams {
         });
         if (stream.state !== 'catching-up') return;
         this.send(stream, rows);
-        if (rows.length < CATCH_UP_PAGE && stream.state === 'catching-up' && !this.groups.has(stream.groupKey)) {
-          // Level with the feed and nobody reads it for this group yet: the stream starts the group.
-          this.join(this.startGroup(stream), stream);
+        if (rows.length < CATCH_UP_PAGE && stream.state === 'catching-up') {
+          // Level with the feed: the stream joins its group, or starts it. A group that no longer holds the rows
+          // after the stream's position (it started ahead of it, or read on past what it keeps) goes back to it.
+          const level = this.groups.get(stream.groupKey) ?? this.startGroup(stream);
+          if (stream.position < level.recentFrom) this.rewind(level, stream.position);
+          this.join(level, stream);
           return;
         }
       }
@@ -241,11 +250,25 @@ export class ChangeStreams {
       live: new Set(),
       reading: false,
       again: false,
+      generation: 0,
     };
     this.groups.set(group.key, group);
     // A write signalled while the stream was catching up found no group to wake: read once now.
     void this.readGroup(group);
     return group;
+  }
+
+  /**
+   * Moves the group's reader back to `position`. A read under way when this happens is thrown away (its rows are
+   * read again), so that no stream is given rows beyond what the group will read next; the streams already past
+   * the rows read again skip them by their positions.
+   */
+  private rewind(group: Group, position: number): void {
+    group.generation++;
+    group.head = position;
+    group.recentFrom = position;
+    group.recent = [];
+    void this.readGroup(group);
   }
 
   /** The stream is at or after `group.recentFrom`: what it has not seen of the group's rows is in `recent`. */
@@ -267,6 +290,7 @@ export class ChangeStreams {
       do {
         group.again = false;
         for (;;) {
+          const generation = group.generation;
           const rows = await this.store.list({
             after: group.head === START ? undefined : group.head,
             descending: false,
@@ -274,6 +298,11 @@ export class ChangeStreams {
             mode: group.mode,
             withAssets: group.withAssets,
           });
+          if (generation !== group.generation) {
+            // Rewound meanwhile: read again from the new head.
+            group.again = true;
+            break;
+          }
           if (rows.length === 0) break;
           group.head = rows[rows.length - 1]!.modified;
           this.remember(group, rows);
@@ -282,6 +311,7 @@ export class ChangeStreams {
         }
       } while (group.again && this.groups.get(group.key) === group);
     } catch (error) {
+      if (this.closed) return;
       this.log.warn({ err: error }, 'change stream: reading the feed failed; trying again');
       this.retryTimer ??= setTimeout(() => {
         this.retryTimer = undefined;

@@ -154,6 +154,25 @@ describe('change streams (service, one node)', () => {
     expect(ids(behind.parser).at(-1)).toBe(next.id);
   });
 
+  it('serves a stream that is level with the feed but behind a group started further on, without spinning', async () => {
+    await setUp();
+    const before = await create();
+    // The first stream starts the group an hour ahead of every row; the second is level with the feed below it.
+    const ahead = read(streams.open({ after: before.modified + 3_600_000_000, mode: 'real', fields: [] }));
+    await waitFor(() => ahead.parser.retry !== undefined, 2000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const level = read(streams.open({ after: before.modified, mode: 'real', fields: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const calls = listCalls.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing was written: no read loop runs meanwhile.
+    expect(listCalls.length - calls).toBeLessThanOrEqual(2);
+    const written = [(await create()).id, (await create()).id];
+    await waitFor(() => level.parser.events.length >= 2, 5000);
+    expect(ids(level.parser)).toEqual(written);
+    expect(ahead.parser.events).toEqual([]);
+  });
+
   it('refuses a stream beyond maxClients with 503 and Retry-After', async () => {
     await setUp({ maxClients: 2 });
     streams.open({ mode: 'real', fields: [] });

@@ -40,6 +40,8 @@ export function responseValidator<T = unknown>(schemaName: string): ValidateFunc
 const validateInput = responseValidator('AssetPatch');
 /** A whole asset: the creation requirements plus `relatedLot` when active. */
 const validateComplete = responseValidator('AssetCreate');
+/** The `data` of an ownership change: the transfer's `id` and the asset's `transfer` token. */
+const validateOwnershipChange = responseValidator('OwnershipChange');
 
 const ROGUE = 'Rogue field';
 const REQUIRED = 'This field is required.';
@@ -306,9 +308,22 @@ export function checkInput(data: unknown): ErrorEntry[] {
  * contact point's email or telephone and `relatedLot` while active.
  */
 export function checkAsset(asset: JsonObject): ErrorEntry[] {
-  const conversion = run(validateComplete, asset).filter((finding) => finding.stage === 'conversion');
+  return checkWhole(validateComplete, asset);
+}
+
+/**
+ * The `data` of `POST /assets/{id}/ownership`: `id` and `transfer` present (`This field is required.`) and
+ * non-empty strings. Other fields are ignored, as the original ignored them.
+ */
+export function checkOwnershipChange(data: JsonObject): ErrorEntry[] {
+  return checkWhole(validateOwnershipChange, data);
+}
+
+/** Both stages on a complete object: conversion, then, when it found nothing, validation. */
+function checkWhole(validate: ValidateFunction, data: JsonObject): ErrorEntry[] {
+  const conversion = run(validate, data).filter((finding) => finding.stage === 'conversion');
   if (conversion.length > 0) return toEntries(conversion, true);
-  // Past conversion the asset has the schema's shape (and depth); a field that is null is now a missing one.
-  return toEntries(run(validateComplete, withoutNulls(asset)), false);
+  // Past conversion the data has the schema's shape (and depth); a field that is null is now a missing one.
+  return toEntries(run(validate, withoutNulls(data)), false);
 }
 

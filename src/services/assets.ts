@@ -61,11 +61,16 @@ export function roleFor(caller: Caller, record: AssetRecord): Role {
   return owns ? 'owner' : 'brokers';
 }
 
+/** The credentials a write carries over unchanged: the owner token hash and the transfer state. */
+type Credentials = Pick<AssetRecord, 'id' | 'ownerTokenHash' | 'transferTokenHash' | 'appliedTransfers'>;
+
 /** The record a store writes for `asset` at the stamp `modified` (listing flags follow the asset). */
-function recordDraft(record: Pick<AssetRecord, 'id' | 'ownerTokenHash'>, asset: JsonObject, modified: number): RecordDraft {
+function recordDraft(record: Credentials, asset: JsonObject, modified: number): RecordDraft {
   return {
     id: record.id,
     ownerTokenHash: record.ownerTokenHash,
+    transferTokenHash: record.transferTokenHash,
+    appliedTransfers: record.appliedTransfers,
     modified,
     listed: asset.status !== 'draft',
     test: asset.mode === 'test',
@@ -97,8 +102,11 @@ export class AssetService {
     return servedAsset(record);
   }
 
-  /** A new draft owned by the caller; the owner token is returned this once and kept only as a hash. */
-  async create(principal: Principal | undefined, body: unknown): Promise<{ token: string; asset: Asset }> {
+  /**
+   * A new draft owned by the caller. Its owner token and transfer token (which hands it to another owner,
+   * services/transfers.ts) are returned this once and kept only as hashes.
+   */
+  async create(principal: Principal | undefined, body: unknown): Promise<{ token: string; transfer: string; asset: Asset }> {
     if (principal === undefined || principal.role === 'concierge') throw refusals.forbidden();
     const data = requestData(body);
     rejectInvalid(checkInput(data));
@@ -106,6 +114,7 @@ export class AssetService {
     const { timeZone, assetIdPrefix } = this.settings;
     const id = newId();
     const token = newToken();
+    const transfer = newToken();
     // Validated before the store's write so that a refusal never holds the write lock or consumes a counter value.
     const candidate = buildNewAsset(creatableFields(data), {
       id,
@@ -114,13 +123,13 @@ export class AssetService {
       now: formatDate(nowMicros(), timeZone),
     });
     rejectInvalid(checkAsset(candidate));
-    const ownerTokenHash = hashToken(token);
+    const credentials: Credentials = { id, ownerTokenHash: hashToken(token), transferTokenHash: hashToken(transfer), appliedTransfers: [] };
     const record = await this.store.create((stamp) => {
       const at = formatDate(stamp.now, timeZone);
       const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
-      return recordDraft({ id, ownerTokenHash }, asset, stamp.now);
+      return recordDraft(credentials, asset, stamp.now);
     });
-    return { token, asset: servedAsset(record) };
+    return { token, transfer, asset: servedAsset(record) };
   }
 
   /**

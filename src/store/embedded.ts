@@ -16,6 +16,9 @@
  * unique and increases in commit order. A reader sees a prefix of the commits (a WAL snapshot), so every
  * row it cannot see yet will arrive with a `modified` above every one it saw: a client paging with
  * "after the last `modified` I saw" misses nothing and never sees one value twice.
+ *
+ * Transfers of ownership live in their own table and go through the same write queue; a mark is a
+ * compare-and-set inside the write lock.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +35,9 @@ import {
   type ListMode,
   type ListQuery,
   type RecordDraft,
+  type TransferMark,
+  type TransferRecord,
+  type TransferStore,
   type WriteStamp,
   type WriteWatch,
 } from './types.js';
@@ -59,7 +65,9 @@ const SCHEMA = `
     listed INTEGER NOT NULL,
     test INTEGER NOT NULL,
     date_modified TEXT NOT NULL,
-    doc TEXT NOT NULL
+    doc TEXT NOT NULL,
+    transfer_token_hash TEXT,
+    applied_transfers TEXT NOT NULL DEFAULT '[]'
   );
   CREATE TABLE IF NOT EXISTS counters (
     day TEXT PRIMARY KEY,
@@ -69,7 +77,24 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS feed_all ON assets (modified, id, date_modified) WHERE listed = 1;
   CREATE INDEX IF NOT EXISTS feed_real ON assets (modified, id, date_modified) WHERE listed = 1 AND test = 0;
   CREATE INDEX IF NOT EXISTS feed_test ON assets (modified, id, date_modified) WHERE listed = 1 AND test = 1;
+  -- Transfers are read and marked by id only.
+  CREATE TABLE IF NOT EXISTS transfers (
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    owner_token_hash TEXT NOT NULL,
+    transfer_token_hash TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    mark_asset_id TEXT,
+    mark_from_hash TEXT,
+    mark_at INTEGER
+  );
 `;
+
+/** Columns the assets table gained after its first release, added to databases made before (`ALTER TABLE`). */
+const LATER_ASSET_COLUMNS: readonly [name: string, definition: string][] = [
+  ['transfer_token_hash', 'TEXT'],
+  ['applied_transfers', "TEXT NOT NULL DEFAULT '[]'"],
+];
 
 /** The WHERE terms match the partial indexes' conditions word for word, which is what lets SQLite use them. */
 const MODE_FILTER: Record<ListMode, string> = {
@@ -82,10 +107,23 @@ interface StoredRow {
   id: string;
   rev: number;
   owner_token_hash: string;
+  transfer_token_hash: string | null;
+  applied_transfers: string;
   modified: number;
   listed: number;
   test: number;
   doc: string;
+}
+
+interface TransferRow {
+  id: string;
+  owner: string;
+  owner_token_hash: string;
+  transfer_token_hash: string;
+  created: number;
+  mark_asset_id: string | null;
+  mark_from_hash: string | null;
+  mark_at: number | null;
 }
 
 interface FeedRow {
@@ -96,7 +134,32 @@ interface FeedRow {
 }
 
 /** The columns after `id`, in table order: the shared parameters of the insert and update statements. */
-type RowColumns = [rev: number, ownerTokenHash: string, modified: number, listed: 0 | 1, test: 0 | 1, dateModified: string, doc: string];
+type RowColumns = [
+  rev: number,
+  ownerTokenHash: string,
+  modified: number,
+  listed: 0 | 1,
+  test: 0 | 1,
+  dateModified: string,
+  doc: string,
+  transferTokenHash: string | null,
+  appliedTransfers: string,
+];
+
+/** A mark as the three `mark_*` columns (all null when there is none), the parameters of its compare-and-set. */
+type MarkColumns = [assetId: string | null, fromHash: string | null, at: number | null];
+
+function markColumns(mark: TransferMark | null): MarkColumns {
+  return mark === null ? [null, null, null] : [mark.assetId, mark.fromHash, mark.at];
+}
+
+/** Adds the columns a database made by an earlier version lacks; inside the schema transaction. */
+function addLaterColumns(db: Database.Database): void {
+  const present = new Set(db.prepare<[], string>("SELECT name FROM pragma_table_info('assets')").pluck().all());
+  for (const [name, definition] of LATER_ASSET_COLUMNS) {
+    if (!present.has(name)) db.exec(`ALTER TABLE assets ADD COLUMN ${name} ${definition}`);
+  }
+}
 
 export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   const { dataDir, timeZone } = options;
@@ -105,7 +168,10 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   const db = new Database(file, { timeout: READ_BUSY_TIMEOUT_MS });
   // Opening may wait for another process creating the same file: startup, so blocking is fine here.
   db.pragma('journal_mode = WAL');
-  db.transaction(() => db.exec(SCHEMA)).immediate();
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    addLaterColumns(db);
+  }).immediate();
   const writer = new Database(file, { timeout: 0 });
   // FULL syncs the WAL on every commit: an acknowledged write survives a power cut, not only a crash.
   writer.pragma('synchronous = FULL');
@@ -119,13 +185,27 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     )
     .pluck();
   const insertRow = writer.prepare(
-    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc, transfer_token_hash, applied_transfers) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const updateRow = writer.prepare(
-    'UPDATE assets SET rev = ?, owner_token_hash = ?, modified = ?, listed = ?, test = ?, date_modified = ?, doc = ? WHERE id = ?',
+    'UPDATE assets SET rev = ?, owner_token_hash = ?, modified = ?, listed = ?, test = ?, date_modified = ?, doc = ?, ' +
+      'transfer_token_hash = ?, applied_transfers = ? WHERE id = ?',
   );
   const selectRow = db.prepare<[string], StoredRow>(
-    'SELECT id, rev, owner_token_hash, modified, listed, test, doc FROM assets WHERE id = ?',
+    'SELECT id, rev, owner_token_hash, transfer_token_hash, applied_transfers, modified, listed, test, doc FROM assets WHERE id = ?',
+  );
+  const insertTransfer = writer.prepare(
+    'INSERT INTO transfers (id, owner, owner_token_hash, transfer_token_hash, created, mark_asset_id, mark_from_hash, mark_at) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  // `IS` compares NULL with NULL as equal: an absent mark is expected as three NULLs.
+  const updateMark = writer.prepare<[...MarkColumns, string, ...MarkColumns]>(
+    'UPDATE transfers SET mark_asset_id = ?, mark_from_hash = ?, mark_at = ? ' +
+      'WHERE id = ? AND mark_asset_id IS ? AND mark_from_hash IS ? AND mark_at IS ?',
+  );
+  const selectTransfer = db.prepare<[string], TransferRow>(
+    'SELECT id, owner, owner_token_hash, transfer_token_hash, created, mark_asset_id, mark_from_hash, mark_at FROM transfers WHERE id = ?',
   );
   const selectRev = writer.prepare<[string], number>('SELECT rev FROM assets WHERE id = ?').pluck();
   // Reads a page of the file, so a vanished or unreadable database shows.
@@ -161,6 +241,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       draft.test ? 1 : 0,
       servedDateModified(draft),
       JSON.stringify(draft.asset),
+      draft.transferTokenHash,
+      JSON.stringify(draft.appliedTransfers),
     ];
   }
 
@@ -303,6 +385,40 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     });
   }
 
+  const transfers: TransferStore = {
+    async create(record) {
+      await queueWrite(() =>
+        insertTransfer.run(
+          record.id,
+          record.owner,
+          record.ownerTokenHash,
+          record.transferTokenHash,
+          record.created,
+          ...markColumns(record.mark),
+        ),
+      );
+    },
+
+    async get(id) {
+      const row = selectTransfer.get(id);
+      if (row === undefined) return undefined;
+      const marked = row.mark_asset_id !== null && row.mark_from_hash !== null && row.mark_at !== null;
+      return {
+        id: row.id,
+        owner: row.owner,
+        ownerTokenHash: row.owner_token_hash,
+        transferTokenHash: row.transfer_token_hash,
+        created: row.created,
+        mark: marked ? { assetId: row.mark_asset_id!, fromHash: row.mark_from_hash!, at: row.mark_at! } : null,
+      };
+    },
+
+    async setMark(id, expected, next) {
+      const { changes } = await queueWrite(() => updateMark.run(...markColumns(next), id, ...markColumns(expected)));
+      return changes === 1;
+    },
+  };
+
   /*
    * Watching writes. A commit by any other connection, this process's writer included, changes what
    * `PRAGMA data_version` answers on the read connection (SQLite's promise), so polling it every WATCH_POLL_MS
@@ -331,6 +447,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   }
 
   return {
+    transfers,
+
     async create(build) {
       return queueWrite(() => createTransaction(build));
     },
@@ -343,6 +461,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
         id: row.id,
         rev: row.rev,
         ownerTokenHash: row.owner_token_hash,
+        transferTokenHash: row.transfer_token_hash,
+        appliedTransfers: JSON.parse(row.applied_transfers) as string[],
         modified: row.modified,
         listed: row.listed === 1,
         test: row.test === 1,

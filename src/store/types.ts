@@ -1,10 +1,11 @@
 /**
  * The storage interface. Both stores (embedded SQLite, MongoDB) implement it and pass the same tests
  * (test/store/). Stores know nothing of HTTP, roles or validation: they keep records, hand out write
- * stamps and list the feed.
+ * stamps, list the feed and keep the transfers of ownership.
  */
 import type { JsonObject } from '../domain/json.js';
 import type { ListedRow, ListMode } from '../domain/listing.js';
+import type { TransferMark } from '../domain/transfers.js';
 
 /** One asset as kept by a store. `asset` is the public document exactly as served (dates rendered). */
 export interface AssetRecord {
@@ -13,6 +14,13 @@ export interface AssetRecord {
   rev: number;
   /** Hash of the owner token (see domain/ids.ts). Never served. */
   ownerTokenHash: string;
+  /**
+   * Hash of the transfer token, which hands the asset to another owner. `null` for assets created before
+   * ownership transfers existed: no transfer can take them. Never served.
+   */
+  transferTokenHash: string | null;
+  /** Ids of the transfers applied to this asset, oldest first: the record of which transfers took it. Never served. */
+  appliedTransfers: string[];
   /** `dateModified` as microseconds since the epoch: unique across the store and increasing in commit order. */
   modified: number;
   /** True once the asset has left `draft`: only listed records appear in the feed. */
@@ -42,6 +50,9 @@ export type RecordDraft = Omit<AssetRecord, 'rev'>;
 /** The feed's own shapes are the domain's (domain/listing.ts); the store fills them. */
 export type { ListedRow, ListMode };
 
+/** A transfer's mark is the domain's (domain/transfers.ts); the store keeps it and compares it. */
+export type { TransferMark };
+
 export interface ListQuery {
   /** Exclusive bound in microseconds: `> after` ascending, `< after` descending. Absent: from the start / the end. */
   after?: number;
@@ -52,6 +63,34 @@ export interface ListQuery {
   withAssets: boolean;
 }
 
+/** One transfer of ownership as kept by a store. */
+export interface TransferRecord {
+  id: string;
+  /** The API key name of the broker who created it: the owner of any asset it is applied to. */
+  owner: string;
+  /** Hash of the transfer's owner token: the asset's owner token hash once applied. Never served. */
+  ownerTokenHash: string;
+  /** Hash of the transfer's transfer token: the asset's transfer token hash once applied. Never served. */
+  transferTokenHash: string;
+  /** When it was created, microseconds since the epoch. */
+  created: number;
+  /**
+   * Written before the asset changes owner, so a call cut short between the two writes leaves it and the same
+   * call sent again finishes the job. The mark alone does not make the transfer used: the asset's
+   * `appliedTransfers` decides (domain/transfers.ts).
+   */
+  mark: TransferMark | null;
+}
+
+export interface TransferStore {
+  create(record: TransferRecord): Promise<void>;
+  get(id: string): Promise<TransferRecord | undefined>;
+  /**
+   * Replaces the transfer's mark with `next` if it is still `expected` (compare-and-set on the whole mark).
+   * False when the mark was something else (the caller re-reads and decides again) or the transfer is unknown.
+   */
+  setMark(id: string, expected: TransferMark | null, next: TransferMark): Promise<boolean>;
+}
 
 /** A running watch of a store's writes (`AssetStore.watchWrites`). */
 export interface WriteWatch {
@@ -61,6 +100,9 @@ export interface WriteWatch {
 }
 
 export interface AssetStore {
+  /** The transfers of ownership, kept beside the assets (their own table or collection). */
+  readonly transfers: TransferStore;
+
   /**
    * Creates one record. `build` is called inside the store's write (it must be synchronous and pure) with a
    * stamp whose `now` becomes `modified` and whose `dayIndex` is consumed only if the write commits.

@@ -20,6 +20,8 @@ async function insertBrokenRecord(server: TestServer): Promise<void> {
     {
       id: ID,
       ownerTokenHash: 'x',
+      transferTokenHash: null,
+      appliedTransfers: [],
       modified,
       listed: true,
       test: false,

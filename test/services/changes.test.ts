@@ -60,6 +60,7 @@ describe('change streams (service, one node)', () => {
       watchWrites: (onWrite) => real.watchWrites(onWrite),
       ping: () => real.ping(),
       close: () => real.close(),
+      transfers: real.transfers,
     };
     streams = new ChangeStreams(store, { ...SETTINGS, ...settings }, silentLog);
   }

@@ -8,7 +8,7 @@ import { formatDate, nowMicros } from '../../src/domain/dates.js';
 import type { AssetRecord, AssetStore, CreateStamp, ListMode, ListQuery } from '../../src/store/types.js';
 import { DRAFT_ZONE as ZONE, draftAt, type DraftShape } from './fixtures/drafts.js';
 
-const INTERNAL_FIELDS = ['rev', 'ownerTokenHash', 'modified', 'listed', 'test', '_id'];
+const INTERNAL_FIELDS = ['rev', 'ownerTokenHash', 'transferTokenHash', 'appliedTransfers', 'modified', 'listed', 'test', '_id'];
 
 const ids = (records: { id: string }[]) => records.map((record) => record.id);
 
@@ -138,7 +138,14 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         for (const asset of [record.asset, read!.asset, listed!.asset!]) {
           for (const field of INTERNAL_FIELDS) expect(asset).not.toHaveProperty(field);
         }
-        expect(read).toMatchObject({ ownerTokenHash: 'a'.repeat(64), listed: true, test: false, rev: 1 });
+        expect(read).toMatchObject({
+          ownerTokenHash: 'a'.repeat(64),
+          transferTokenHash: 'b'.repeat(64),
+          appliedTransfers: [],
+          listed: true,
+          test: false,
+          rev: 1,
+        });
       });
     });
 

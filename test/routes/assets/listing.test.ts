@@ -377,6 +377,8 @@ describe('page size', () => {
         return {
           id,
           ownerTokenHash: hashToken(newToken()),
+          transferTokenHash: null,
+          appliedTransfers: [],
           modified,
           listed: true,
           test: false,

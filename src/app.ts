@@ -72,7 +72,22 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
   if (config.validateReplies) await app.register(replyValidation);
   await app.register(docsPage, { prefix: API_PREFIX });
 
-  const services = createServices(store, { timeZone: config.timeZone, assetIdPrefix: config.assetIdPrefix });
+  const services = createServices(
+    store,
+    {
+      timeZone: config.timeZone,
+      assetIdPrefix: config.assetIdPrefix,
+      streams: {
+        maxClients: config.streamMaxClients,
+        maxUnread: config.streamMaxUnread,
+        unreadTimeout: config.streamUnreadTimeout,
+        heartbeat: config.streamHeartbeat,
+      },
+    },
+    app.log,
+  );
+  // Streams never finish on their own: they are ended before the server waits for its connections to close.
+  app.addHook('preClose', () => services.changes.close());
   await app.register(operations, { handlers: operationHandlers(services) });
   return app;
 }

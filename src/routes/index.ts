@@ -5,6 +5,7 @@
  */
 import type { Services } from '../services/index.js';
 import { assetHandlers } from './assets.js';
+import { changeHandlers } from './changes.js';
 import { serviceHandlers } from './service.js';
 import { transferHandlers } from './transfers.js';
 import type { OperationHandlers } from './types.js';
@@ -12,6 +13,7 @@ import type { OperationHandlers } from './types.js';
 export function operationHandlers(services: Services): OperationHandlers {
   return {
     ...assetHandlers(services.assets),
+    ...changeHandlers(services.changes),
     ...serviceHandlers(services.health),
     ...transferHandlers(services.transfers),
   };

@@ -13,7 +13,13 @@ const server = useServer();
 const { anonymous, broker } = server;
 
 describe('the operation map', () => {
-  const handlers = (store: AssetStore) => operationHandlers(createServices(store, { timeZone: 'Europe/Kyiv', assetIdPrefix: 'UA-AR-DGF' }));
+  const settings = {
+    timeZone: 'Europe/Kyiv',
+    assetIdPrefix: 'UA-AR-DGF',
+    streams: { maxClients: 10, maxUnread: 1_048_576, unreadTimeout: 30_000, heartbeat: 15_000 },
+  };
+  const silent = { info: () => undefined, warn: () => undefined };
+  const handlers = (store: AssetStore) => operationHandlers(createServices(store, settings, silent));
 
   it('has exactly one handler for every operation of the document', () => {
     expect(Object.keys(handlers(server.store)).sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());

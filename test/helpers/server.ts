@@ -13,7 +13,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -191,6 +191,16 @@ export async function startServer(settings: Settings = {}, options: { via?: Via 
   }
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  // A connection that never sent a request (a client reconnecting after its stream was aborted, say) would keep
+  // the HTTP server's close waiting for minutes: it is dropped when the server stops, and so is any new one.
+  let stopping = false;
+  const unused = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    if (stopping) return void socket.destroy();
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  app.server.on('request', (request: { socket: Socket }) => unused.delete(request.socket));
   const transports: Record<Via, Transport> = { inject: injectTransport(app, url), http: httpTransport(url) };
   const via = options.via ?? 'inject';
   const client = (o: ClientOptions = {}) => new Client(transports[o.via ?? via], { key: o.key, autoCookie: o.autoCookie });
@@ -206,6 +216,8 @@ export async function startServer(settings: Settings = {}, options: { via?: Via 
     transport: (v) => transports[v],
     close() {
       closing ??= (async () => {
+        stopping = true;
+        for (const socket of unused) socket.destroy();
         try {
           await started.app.close();
         } finally {

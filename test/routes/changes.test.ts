@@ -1,13 +1,13 @@
 /**
- * GET /api/0.1/assets/changes over HTTP (decisions.md §11): the event stream's format and headers, where it starts,
+ * GET /api/0.1/assets/changes (decisions.md §11): the event stream's format and headers, where it starts,
  * what it carries (the listing's entries), the limits and refusals, keep-alives, slow clients and shutdown. Across
  * nodes, restarts and concurrent writers: test/reliability/changes.test.ts.
  */
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../helpers/client.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Client } from '../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
+import { serverForThisTest, useServer } from '../helpers/server.js';
 import { changeEvents, CHANGES, openChanges, type OpenedStream } from '../helpers/sse.js';
 import { draftAt } from '../store/fixtures/drafts.js';
 
@@ -23,18 +23,13 @@ async function publish(client: Client, data = validAsset()): Promise<{ id: strin
 const eventIds = (stream: OpenedStream) => changeEvents(stream.parser).map((event) => event.data.id);
 
 describe('GET /assets/changes', () => {
-  let server: TestServer;
-  let broker: Client;
+  // Streams are read over real HTTP (openChanges); the other requests go through the app.
+  const server = useServer({ STREAM_HEARTBEAT: '400' });
+  const { broker } = server;
   const open: OpenedStream[] = [];
 
-  beforeAll(async () => {
-    server = await startServer({ STREAM_HEARTBEAT: '400' });
-    broker = new Client(server.url, { key: KEYS.broker });
-  });
-
-  afterAll(async () => {
+  afterAll(() => {
     for (const stream of open) stream.close();
-    await server.close();
   });
 
   async function changes(query = '', headers: Record<string, string> = {}): Promise<OpenedStream> {
@@ -129,7 +124,7 @@ describe('GET /assets/changes', () => {
   });
 
   it('answers HEAD with the headers and opens no stream; other methods are 405', async () => {
-    const head = await new Client(server.url).request('HEAD', CHANGES);
+    const head = await server.client().request('HEAD', CHANGES);
     expect(head.status).toBe(200);
     expect(head.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     const post = await broker.post(CHANGES, { data: {} });
@@ -138,124 +133,103 @@ describe('GET /assets/changes', () => {
   });
 
   it('ends its streams cleanly when the server shuts down', async () => {
-    const other = await startServer();
-    try {
-      const streams = [await openChanges(other.url), await openChanges(other.url, '?mode=_all_&opt_fields=title')];
-      await Promise.all(streams.map((stream) => stream.waitFor((parser) => parser.retry !== undefined, 5000)));
-      await other.close();
-      expect(await Promise.all(streams.map((stream) => stream.ended))).toEqual([true, true]);
-    } finally {
-      await other.close();
-    }
+    const other = await serverForThisTest();
+    const streams = [await openChanges(other.url), await openChanges(other.url, '?mode=_all_&opt_fields=title')];
+    await Promise.all(streams.map((stream) => stream.waitFor((parser) => parser.retry !== undefined, 5000)));
+    await other.close();
+    expect(await Promise.all(streams.map((stream) => stream.ended))).toEqual([true, true]);
   });
 });
 
 describe('GET /assets/changes: limits and the rules of every GET', () => {
   it('serves at most STREAM_MAX_CLIENTS streams: 503 with Retry-After beyond, room again when one closes', async () => {
-    const server = await startServer({ STREAM_MAX_CLIENTS: '2' });
-    try {
-      const first = await openChanges(server.url);
-      const second = await openChanges(server.url);
-      const third = await openChanges(server.url);
-      expect([first.status, second.status, third.status]).toEqual([200, 200, 503]);
-      expect(third.headers['retry-after']).toBe('5');
-      expect(JSON.parse(third.text).errors).toEqual([{ location: 'url', name: 'stream', description: 'Too many streams, retry later' }]);
-      // Neither HEAD nor the refusal took a place.
-      expect((await new Client(server.url).request('HEAD', CHANGES)).status).toBe(200);
-      first.close();
-      await first.ended;
-      let again: OpenedStream | undefined;
-      for (let attempt = 0; attempt < 50 && again?.status !== 200; attempt++) {
-        again = await openChanges(server.url);
-        if (again.status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(again?.status).toBe(200);
-      again?.close();
-      second.close();
-    } finally {
-      await server.close();
+    const server = await serverForThisTest({ STREAM_MAX_CLIENTS: '2' });
+    const first = await openChanges(server.url);
+    const second = await openChanges(server.url);
+    const third = await openChanges(server.url);
+    expect([first.status, second.status, third.status]).toEqual([200, 200, 503]);
+    expect(third.headers['retry-after']).toBe('5');
+    expect(JSON.parse(third.text).errors).toEqual([{ location: 'url', name: 'stream', description: 'Too many streams, retry later' }]);
+    // Neither HEAD nor the refusal took a place.
+    expect((await server.anonymous.request('HEAD', CHANGES)).status).toBe(200);
+    first.close();
+    await first.ended;
+    let again: OpenedStream | undefined;
+    for (let attempt = 0; attempt < 50 && again?.status !== 200; attempt++) {
+      again = await openChanges(server.url);
+      if (again.status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    expect(again?.status).toBe(200);
+    again?.close();
+    second.close();
   });
 
   it('STREAM_MAX_CLIENTS=0 turns streams off (503), the listing stays', async () => {
-    const server = await startServer({ STREAM_MAX_CLIENTS: '0' });
-    try {
-      expect((await openChanges(server.url)).status).toBe(503);
-      expect((await new Client(server.url).get(LIST)).status).toBe(200);
-    } finally {
-      await server.close();
-    }
+    const server = await serverForThisTest({ STREAM_MAX_CLIENTS: '0' });
+    expect((await openChanges(server.url)).status).toBe(503);
+    expect((await server.anonymous.get(LIST)).status).toBe(200);
   });
 
   it('refuses a cookie of another node with 412 and a fresh cookie, and counts streams in the rate limit', async () => {
-    const nodeA = await startServer();
-    const nodeB = await startServer({ SERVER_ID: 'other-node', RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW: '60000' });
-    try {
-      const client = new Client(nodeA.url);
-      await client.get(LIST);
-      const foreign = await openChanges(nodeB.url, '', { cookie: client.cookieHeader()! });
-      expect(foreign.status).toBe(412);
-      expect(foreign.headers['set-cookie']).toMatch(/^SERVER_ID=other-node\./);
-      expect(JSON.parse(foreign.text).errors[0]).toMatchObject({ location: 'cookies', name: 'SERVER_ID' });
-      const own = foreign.headers['set-cookie']!.split(';')[0]!;
-      // The 412 was refused before the rate limit counted it: two streams are allowed, the third is not.
-      const allowed = [await openChanges(nodeB.url, '', { cookie: own }), await openChanges(nodeB.url, '', { cookie: own })];
-      expect(allowed.map((stream) => stream.status)).toEqual([200, 200]);
-      const limited = await openChanges(nodeB.url, '', { cookie: own });
-      expect(limited.status).toBe(429);
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-      for (const stream of allowed) stream.close();
-    } finally {
-      await nodeA.close();
-      await nodeB.close();
-    }
+    const nodeA = await serverForThisTest();
+    const nodeB = await serverForThisTest({ SERVER_ID: 'other-node', RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW: '60000' });
+    const client = nodeA.anonymous;
+    await client.get(LIST);
+    const foreign = await openChanges(nodeB.url, '', { cookie: client.cookieHeader()! });
+    expect(foreign.status).toBe(412);
+    expect(foreign.headers['set-cookie']).toMatch(/^SERVER_ID=other-node\./);
+    expect(JSON.parse(foreign.text).errors[0]).toMatchObject({ location: 'cookies', name: 'SERVER_ID' });
+    const own = foreign.headers['set-cookie']!.split(';')[0]!;
+    // The 412 was refused before the rate limit counted it: two streams are allowed, the third is not.
+    const allowed = [await openChanges(nodeB.url, '', { cookie: own }), await openChanges(nodeB.url, '', { cookie: own })];
+    expect(allowed.map((stream) => stream.status)).toEqual([200, 200]);
+    const limited = await openChanges(nodeB.url, '', { cookie: own });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    for (const stream of allowed) stream.close();
   });
 
   it('drops a client that leaves more than STREAM_MAX_UNREAD unread for STREAM_UNREAD_TIMEOUT, and frees its place', async () => {
-    const server = await startServer({ STREAM_MAX_CLIENTS: '1', STREAM_MAX_UNREAD: '65536', STREAM_UNREAD_TIMEOUT: '500' });
-    try {
-      // Enough events to fill the socket's buffers on both sides, then the registry's allowance.
-      const base = Date.now() * 1000 - 3_600_000_000;
-      const title = 'т'.repeat(2000);
-      for (let batch = 0; batch < 4; batch++) {
-        await server.store.bulkInsert(Array.from({ length: 500 }, (_, i) => draftAt({ now: base + (batch * 500 + i) * 10 }, { title })));
-      }
-      const port = Number(new URL(server.url).port);
-      const socket = connect(port, '127.0.0.1');
-      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-      socket.setEncoding('utf8');
-      socket.write(`GET ${CHANGES}?opt_fields=title HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
-      // Read the first bytes (the answer began), then nothing more for now.
-      let received = await new Promise<string>((resolve) => socket.once('data', resolve));
-      socket.pause();
-      const busy = await openChanges(server.url);
-      expect(busy.status).toBe(503);
-
-      // The registry drops the client once the socket's buffers and its own allowance are full for 500 ms: its
-      // place is free again.
-      const deadline = Date.now() + 30_000;
-      let again: OpenedStream | undefined;
-      while (Date.now() < deadline) {
-        again = await openChanges(server.url, `?offset=${encodeURIComponent(new Date().toISOString())}`);
-        if (again.status === 200) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(again?.status).toBe(200);
-      again?.close();
-
-      // Reading again, the client gets what was on its way, then the connection ends without the end of the
-      // chunked body: it was cut, well before the end of the feed.
-      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-      socket.on('data', (chunk: string) => (received += chunk));
-      socket.resume();
-      await closed;
-
-      const events = received.split('\nid: ').length - 1;
-      expect(events).toBeGreaterThan(0);
-      expect(events).toBeLessThan(2000);
-      expect(received.endsWith('\r\n0\r\n\r\n')).toBe(false);
-    } finally {
-      await server.close();
+    const server = await serverForThisTest({ STREAM_MAX_CLIENTS: '1', STREAM_MAX_UNREAD: '65536', STREAM_UNREAD_TIMEOUT: '500' });
+    // Enough events to fill the socket's buffers on both sides, then the registry's allowance.
+    const base = Date.now() * 1000 - 3_600_000_000;
+    const title = 'т'.repeat(2000);
+    for (let batch = 0; batch < 4; batch++) {
+      await server.store.bulkInsert(Array.from({ length: 500 }, (_, i) => draftAt({ now: base + (batch * 500 + i) * 10 }, { title })));
     }
+    const port = Number(new URL(server.url).port);
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.setEncoding('utf8');
+    socket.write(`GET ${CHANGES}?opt_fields=title HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+    // Read the first bytes (the answer began), then nothing more for now.
+    let received = await new Promise<string>((resolve) => socket.once('data', resolve));
+    socket.pause();
+    const busy = await openChanges(server.url);
+    expect(busy.status).toBe(503);
+
+    // The registry drops the client once the socket's buffers and its own allowance are full for 500 ms: its
+    // place is free again.
+    const deadline = Date.now() + 30_000;
+    let again: OpenedStream | undefined;
+    while (Date.now() < deadline) {
+      again = await openChanges(server.url, `?offset=${encodeURIComponent(new Date().toISOString())}`);
+      if (again.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(again?.status).toBe(200);
+    again?.close();
+
+    // Reading again, the client gets what was on its way, then the connection ends without the end of the
+    // chunked body: it was cut, well before the end of the feed.
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.resume();
+    await closed;
+
+    const events = received.split('\nid: ').length - 1;
+    expect(events).toBeGreaterThan(0);
+    expect(events).toBeLessThan(2000);
+    expect(received.endsWith('\r\n0\r\n\r\n')).toBe(false);
   }, 60_000);
 });

@@ -5,16 +5,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
+import { KEYS, serverForThisTest, useScratch } from '../helpers/server.js';
 import { killAllChildren, prepareStore, startChild } from '../reliability/fixtures/child-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -95,11 +93,12 @@ async function retitle(client: Client, id: string, title: string): Promise<void>
 }
 
 describe('npm run mirror', () => {
-  const servers: TestServer[] = [];
+  // The mirrors' folders and the two nodes' store; removed after the processes are gone.
+  const scratch = useScratch();
 
+  // Before the test's servers close (they close when the test has finished, after this hook).
   afterEach(async () => {
     await Promise.all([...mirrors].map((mirror) => mirror.stop()));
-    await Promise.all(servers.splice(0).map((server) => server.close()));
   });
 
   afterAll(async () => {
@@ -107,10 +106,9 @@ describe('npm run mirror', () => {
   });
 
   it('follows the stream, writes each listed asset as served, and resumes where it stopped', async () => {
-    const server = await startServer();
-    servers.push(server);
-    const broker = new Client(server.url, { key: KEYS.broker });
-    const folder = await mkdtemp(join(tmpdir(), 'registry-mirror-'));
+    const server = await serverForThisTest();
+    const { broker } = server;
+    const folder = await scratch.dir('registry-mirror-');
     const listed = [await publish(broker), await publish(broker)];
     await createAsset(broker); // a draft: never listed, never mirrored
 
@@ -137,10 +135,9 @@ describe('npm run mirror', () => {
   }, 60_000);
 
   it('follows the listing when the stream is unavailable (503), from the same position', async () => {
-    const server = await startServer({ STREAM_MAX_CLIENTS: '0' });
-    servers.push(server);
-    const broker = new Client(server.url, { key: KEYS.broker });
-    const folder = await mkdtemp(join(tmpdir(), 'registry-mirror-'));
+    const server = await serverForThisTest({ STREAM_MAX_CLIENTS: '0' });
+    const { broker } = server;
+    const folder = await scratch.dir('registry-mirror-');
     const listed = [await publish(broker)];
     const mirror = startMirror(server.url, folder);
     await mirrored(folder, await served(broker, listed), mirror);
@@ -150,12 +147,11 @@ describe('npm run mirror', () => {
   }, 60_000);
 
   it('backs off on 429 and still mirrors everything', async () => {
-    const server = await startServer({ RATE_LIMIT_MAX: '8', RATE_LIMIT_WINDOW: '1000', TRUST_PROXY: '127.0.0.1' });
-    servers.push(server);
+    const server = await serverForThisTest({ RATE_LIMIT_MAX: '8', RATE_LIMIT_WINDOW: '1000', TRUST_PROXY: '127.0.0.1' });
     // The test's own requests come "from" addresses of their own, so that only the mirror meets the limit.
     let addresses = 0;
     const elsewhere = () => ({ 'x-forwarded-for': `10.9.${Math.floor(++addresses / 250)}.${addresses % 250}` });
-    const broker = new Client(server.url, { key: KEYS.broker });
+    const { broker } = server;
     await broker.get(ASSETS, { headers: elsewhere() });
     const listed: string[] = [];
     for (let i = 0; i < 20; i++) {
@@ -166,7 +162,7 @@ describe('npm run mirror', () => {
       expect(pending.status).toBe(200);
       listed.push(id);
     }
-    const folder = await mkdtemp(join(tmpdir(), 'registry-mirror-'));
+    const folder = await scratch.dir('registry-mirror-');
     const mirror = startMirror(server.url, folder, ['--concurrency', '4']);
     const expected = new Map<string, string>();
     for (const id of listed) expected.set(id, (await served(broker, [id], elsewhere())).get(id)!);
@@ -175,7 +171,7 @@ describe('npm run mirror', () => {
   }, 60_000);
 
   it('keeps the cookie and repeats on 412 when a balancer moves it to another node', async () => {
-    const store = await prepareStore();
+    const store = await prepareStore(scratch);
     const [nodeA, nodeB] = await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })]);
     // A balancer in front of the two nodes: everything goes to A, then (A "gone") to B.
     let target = new URL(nodeA.url);
@@ -202,7 +198,7 @@ describe('npm run mirror', () => {
     try {
       const writerA = new Client(nodeA.url, { key: KEYS.broker });
       const listed = [await publish(writerA)];
-      const folder = await mkdtemp(join(tmpdir(), 'registry-mirror-'));
+      const folder = await scratch.dir('registry-mirror-');
       const mirror = startMirror(front, folder);
       await mirrored(folder, await served(writerA, listed), mirror);
 

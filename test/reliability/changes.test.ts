@@ -10,7 +10,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
 import { createAsset, toPending } from '../helpers/fixtures.js';
-import { KEYS } from '../helpers/server.js';
+import { KEYS, useScratch } from '../helpers/server.js';
 import { changeEvents, openChanges, type OpenedStream } from '../helpers/sse.js';
 import { ATOMIC_ONLY, bound, isFerretDb, reportFigures, sleep, toMicros } from './fixtures/common.js';
 import { killAllChildren, prepareStore, startChild, type ChildServer, type SharedStore } from './fixtures/child-server.js';
@@ -88,6 +88,8 @@ function analyse(result: FollowerResult, finals: Map<string, string>, versions: 
 }
 
 describe('change stream: the feed guarantee over HTTP', () => {
+  // The processes' stores; removed after they are stopped (hooks after run in reverse order).
+  const scratch = useScratch();
   const children: ChildServer[] = [];
 
   afterEach(async () => {
@@ -168,14 +170,14 @@ describe('change stream: the feed guarantee over HTTP', () => {
   }
 
   it(`one server process: ${WRITERS} writers, ${FOLLOWERS} streams reconnecting at random`, async () => {
-    children.push(await startChild(await prepareStore()));
+    children.push(await startChild(await prepareStore(scratch)));
     await completeness('one process', children);
   }, 120_000);
 
   multiNodeIt(
     `two server processes on one store: ${WRITERS / 2} writers each, ${FOLLOWERS} streams reconnecting at random to either${ATOMIC}`,
     async () => {
-      const store = await prepareStore();
+      const store = await prepareStore(scratch);
       children.push(...(await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })])));
       await completeness('two processes', children);
     },
@@ -183,7 +185,7 @@ describe('change stream: the feed guarantee over HTTP', () => {
   );
 
   it(`fans out to ${FAN_OUT} streams on one node, and refuses one more`, async () => {
-    const node = await startChild(await prepareStore());
+    const node = await startChild(await prepareStore(scratch));
     children.push(node);
     const writer = new Client(node.url, { key: KEYS.broker });
     const streams: OpenedStream[] = [];
@@ -237,7 +239,7 @@ describe('change stream: the feed guarantee over HTTP', () => {
   }, 120_000);
 
   it('resumes every stream after its node stops cleanly, and after it is killed, with nothing skipped or repeated', async () => {
-    const store: SharedStore = await prepareStore();
+    const store: SharedStore = await prepareStore(scratch);
     let node = await startChild(store);
     children.push(node);
     const followers = Array.from({ length: 20 }, (_, i) => new StreamFollower(() => node.url, i % 2 === 0 ? '' : '?opt_fields=status'));

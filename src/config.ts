@@ -24,6 +24,16 @@ export interface Config {
   logLevel: string;
   /** Largest request body accepted, in bytes (413 above it). */
   bodyLimit: number;
+  /** Largest file the built-in document service stores, in bytes (413 above it). */
+  dsMaxBytes: number;
+  /** The document service's Ed25519 key pair (PEM); created on first start. */
+  dsKeyFile: string;
+  /** An external document service whose download URLs documents may point at (`<this>/get/<key>?KeyID&Signature`). */
+  dsDownloadUrl: string | undefined;
+  /** The external document service's Ed25519 public keys, 64 hex characters each. */
+  dsPublicKeys: string[];
+  /** The registry's public address (`https://registry.example.org`) for the document service's URLs. */
+  publicUrl: string | undefined;
 }
 
 /** One row per setting: the environment name, the flag, the default and what it means (README and --help). */
@@ -43,6 +53,11 @@ export const SETTINGS = [
   ['TZ', 'Europe/Kyiv', 'time zone of the dates the registry writes'],
   ['LOG_LEVEL', 'info', 'pino log level'],
   ['BODY_LIMIT', '1048576', 'largest request body in bytes'],
+  ['DS_MAX_BYTES', '52428800', 'largest file the built-in document service stores, in bytes'],
+  ['DS_KEY_FILE', '$DATA_DIR/ds-key.pem', "the document service's Ed25519 key pair; created when absent; the same file on every node"],
+  ['DS_DOWNLOAD_URL', '', 'an external document service documents may also come from (its URLs: <this>/get/<key>?KeyID&Signature)'],
+  ['DS_PUBLIC_KEYS', '', "the external document service's Ed25519 public keys, hex, comma-separated"],
+  ['PUBLIC_URL', '', "the registry's public address, for the document service's URLs (default: the request's origin)"],
 ] as const;
 
 type Source = Record<string, string | undefined>;
@@ -79,6 +94,31 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
+/** An absolute http(s) URL without a trailing slash, or undefined when not set. */
+function baseUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an absolute http or https URL, got "${value}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw new Error(`${name} must be an http or https URL without query or fragment, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** Ed25519 public keys as 64 hex characters each, comma-separated. */
+function publicKeys(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  return value.split(',').map((part) => {
+    const key = part.trim().toLowerCase();
+    if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`DS_PUBLIC_KEYS must hold 64 hexadecimal characters per key, got "${part}"`);
+    return key;
+  });
+}
+
 export function loadConfig(env: Source = process.env, argv: readonly string[] = process.argv.slice(2)): Config {
   const s: Source = { ...env, ...flagsToEnv(argv) };
   const dataDir = s.DATA_DIR || './data';
@@ -98,5 +138,10 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     timeZone: s.TZ || 'Europe/Kyiv',
     logLevel: s.LOG_LEVEL || 'info',
     bodyLimit: positiveInt('BODY_LIMIT', s.BODY_LIMIT, 1_048_576),
+    dsMaxBytes: positiveInt('DS_MAX_BYTES', s.DS_MAX_BYTES, 52_428_800),
+    dsKeyFile: s.DS_KEY_FILE || join(dataDir, 'ds-key.pem'),
+    dsDownloadUrl: baseUrl('DS_DOWNLOAD_URL', s.DS_DOWNLOAD_URL),
+    dsPublicKeys: publicKeys(s.DS_PUBLIC_KEYS),
+    publicUrl: baseUrl('PUBLIC_URL', s.PUBLIC_URL),
   };
 }

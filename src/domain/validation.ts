@@ -18,11 +18,12 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import schemas from '../generated/schemas.json' with { type: 'json' };
-import { addRegistryFormats, CODE_FORMATS } from './codes.js';
+import { addRegistryFormats, CODE_FORMATS, md5HashProblem } from './codes.js';
 import type { CodeFormat } from './codes.js';
 import type { ErrorEntry } from './errors.js';
 import { isJsonObject } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
+import { pickKeys, UNCHECKED_FIELDS } from './workflow.js';
 
 const ajv = addRegistryFormats(new Ajv2020({ allErrors: true, verbose: true, strict: true }));
 ajv.addSchema(schemas);
@@ -35,11 +36,6 @@ export function responseValidator(schemaName: string): ValidateFunction {
   if (validate === undefined) throw new Error(`No schema named ${schemaName} in the OpenAPI document`);
   return validate;
 }
-
-/** POST and PATCH `data`: every field optional, read-only ones allowed (the caller drops what a role may not write). */
-const validateInput = responseValidator('AssetPatch');
-/** A whole asset: the creation requirements plus `relatedLot` when active. */
-const validateComplete = responseValidator('AssetCreate');
 
 const ROGUE = 'Rogue field';
 const REQUIRED = 'This field is required.';
@@ -81,6 +77,8 @@ function formatMessage(format: string, value: unknown): string {
       return 'Not a well formed URL.';
     case 'md5':
       return typeof value === 'string' && value.length !== 32 ? 'Hash value is wrong length.' : 'Hash value is not hexadecimal.';
+    case 'md5-hash':
+      return (typeof value === 'string' && md5HashProblem(value)) || 'Hash type is not supported.';
     default:
       return format in CODE_FORMATS ? CODE_FORMATS[format as CodeFormat].message : `Value must be in the ${format} format.`;
   }
@@ -146,7 +144,7 @@ function message(error: ErrorObject): string {
 }
 
 /** Formats checked while the value is read (schematics' to_native): the rest are validators of the model. */
-const CONVERSION_FORMATS = new Set(['date-time', 'iso-date-time', 'md5']);
+const CONVERSION_FORMATS = new Set(['date-time', 'iso-date-time', 'md5', 'md5-hash']);
 const CONVERSION_KEYWORDS = new Set(['type', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum']);
 
 function stageOf(error: ErrorObject): Finding['stage'] {
@@ -287,16 +285,39 @@ function run(validate: ValidateFunction, data: JsonValue): Finding[] {
   return findings((validate.errors ?? []).filter((error) => error.data !== null), data);
 }
 
+/** The two stages for one kind of object: its input schema (every field optional) and its complete schema. */
+function stages(inputSchema: string, completeSchema: string) {
+  const validateInput = responseValidator(inputSchema);
+  const validateComplete = responseValidator(completeSchema);
+  return {
+    input(data: unknown): ErrorEntry[] {
+      const conversion = run(validateInput, data as JsonValue).filter((finding) => finding.stage === 'conversion');
+      return toEntries(conversion, true);
+    },
+    complete(object: JsonObject): ErrorEntry[] {
+      const conversion = run(validateComplete, object).filter((finding) => finding.stage === 'conversion');
+      if (conversion.length > 0) return toEntries(conversion, true);
+      // Past conversion the object has the schema's shape (and depth); a field that is null is now a missing one.
+      return toEntries(run(validateComplete, withoutNulls(object)), false);
+    },
+  };
+}
+
+/** Assets: POST and PATCH `data` (AssetPatch), the whole asset (AssetCreate: requirements, `relatedLot` when active). */
+const assetStages = stages('AssetPatch', 'AssetCreate');
+/** Documents: POST, PUT and PATCH `data` (DocumentInput), the whole version as served (Document). */
+const documentStages = stages('DocumentInput', 'Document');
+
 /**
  * The "conversion" stage of POST and PATCH `data`, before the caller drops what the role may not write: unknown
  * keys, wrong types, amounts below their minimum, unparseable dates and malformed `relatedLot`. Nothing that
  * needs the whole asset (PATCH data is partial) and no choices or code lists: as in the original, those are
  * judged by `checkAsset` on the fields that were kept, so a bad value in a field the role may not write is
- * ignored with the field.
+ * ignored with the field. Fields ignored whatever they hold (`documents`) are not looked at.
  */
 export function checkInput(data: unknown): ErrorEntry[] {
-  const conversion = run(validateInput, data as JsonValue).filter((finding) => finding.stage === 'conversion');
-  return toEntries(conversion, true);
+  const checked = isJsonObject(data) ? pickKeys(data, (key) => !UNCHECKED_FIELDS.includes(key)) : data;
+  return assetStages.input(checked);
 }
 
 /**
@@ -306,8 +327,22 @@ export function checkInput(data: unknown): ErrorEntry[] {
  * contact point's email or telephone and `relatedLot` while active.
  */
 export function checkAsset(asset: JsonObject): ErrorEntry[] {
-  const conversion = run(validateComplete, asset).filter((finding) => finding.stage === 'conversion');
-  if (conversion.length > 0) return toEntries(conversion, true);
-  // Past conversion the asset has the schema's shape (and depth); a field that is null is now a missing one.
-  return toEntries(run(validateComplete, withoutNulls(asset)), false);
+  return assetStages.complete(asset);
+}
+
+/**
+ * The conversion stage of a document request's `data` (POST, PUT, PATCH), before the generated fields are
+ * dropped: unknown keys, types, unparseable dates, malformed hashes and ids (`Hash type is not supported.`,
+ * `Hash value is wrong length.`, `Hash value is not hexadecimal.`).
+ */
+export function checkDocumentInput(data: unknown): ErrorEntry[] {
+  return documentStages.input(data);
+}
+
+/**
+ * A whole document version as it would be stored: conversion, then required fields (`title`, `format`, `url`,
+ * `hash`), choices (`documentType`, `documentOf`), the `format` pattern and the URL format.
+ */
+export function checkDocument(document: JsonObject): ErrorEntry[] {
+  return documentStages.complete(document);
 }

@@ -72,6 +72,12 @@ export const CREATION_IGNORED_FIELDS: readonly string[] = [
   'documents',
 ];
 
+/**
+ * Fields an asset's own POST and PATCH ignore whatever they hold, unchecked: documents are attached through their
+ * own endpoints (decisions.md §9).
+ */
+export const UNCHECKED_FIELDS: readonly string[] = ['documents'];
+
 export type PatchDecision =
   | { allowed: false; description: string }
   | { allowed: true; target: Status; changes: JsonObject };
@@ -114,7 +120,7 @@ function writablePart(rule: FieldRule, data: JsonObject): JsonObject {
 }
 
 /** The keys of `data` that pass `keep`, as a new object (values shared, not copied). */
-function pickKeys(data: JsonObject, keep: (key: string) => boolean): JsonObject {
+export function pickKeys(data: JsonObject, keep: (key: string) => boolean): JsonObject {
   const result: JsonObject = {};
   for (const key of Object.keys(data)) {
     if (!keep(key)) continue;

@@ -1,6 +1,7 @@
 /**
  * The embedded store: one SQLite file, `<dataDir>/registry.sqlite`, which several processes on one machine
- * may share (WAL, every write a `BEGIN IMMEDIATE` transaction).
+ * may share (WAL, every write a `BEGIN IMMEDIATE` transaction). The document service's files are kept beside it,
+ * in the folder `<dataDir>/files` (files.ts).
  *
  * better-sqlite3 is synchronous, and SQLite's busy handler sleeps inside the call, so waiting there for
  * another process's write lock would freeze this whole server (and SQLite's backoff, up to 100 ms a poll,
@@ -23,6 +24,7 @@ import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { dayOf, formatDate, nowMicros } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
+import { openFolderFileStore } from './files.js';
 import type {
   AssetRecord,
   AssetStore,
@@ -55,7 +57,8 @@ const SCHEMA = `
     listed INTEGER NOT NULL,
     test INTEGER NOT NULL,
     date_modified TEXT NOT NULL,
-    doc TEXT NOT NULL
+    doc TEXT NOT NULL,
+    document_history TEXT
   );
   CREATE TABLE IF NOT EXISTS counters (
     day TEXT PRIMARY KEY,
@@ -82,6 +85,7 @@ interface StoredRow {
   listed: number;
   test: number;
   doc: string;
+  document_history: string | null;
 }
 
 interface FeedRow {
@@ -92,7 +96,16 @@ interface FeedRow {
 }
 
 /** The columns after `id`, in table order: the shared parameters of the insert and update statements. */
-type RowColumns = [rev: number, ownerTokenHash: string, modified: number, listed: 0 | 1, test: 0 | 1, dateModified: string, doc: string];
+type RowColumns = [
+  rev: number,
+  ownerTokenHash: string,
+  modified: number,
+  listed: 0 | 1,
+  test: 0 | 1,
+  dateModified: string,
+  doc: string,
+  documentHistory: string | null,
+];
 
 export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   const { dataDir, timeZone } = options;
@@ -101,7 +114,10 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   const db = new Database(file, { timeout: READ_BUSY_TIMEOUT_MS });
   // Opening may wait for another process creating the same file: startup, so blocking is fine here.
   db.pragma('journal_mode = WAL');
-  db.transaction(() => db.exec(SCHEMA)).immediate();
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    addMissingColumns(db);
+  }).immediate();
   const writer = new Database(file, { timeout: 0 });
   // FULL syncs the WAL on every commit: an acknowledged write survives a power cut, not only a crash.
   writer.pragma('synchronous = FULL');
@@ -115,15 +131,18 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     )
     .pluck();
   const insertRow = writer.prepare(
-    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc, document_history) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const updateRow = writer.prepare(
-    'UPDATE assets SET rev = ?, owner_token_hash = ?, modified = ?, listed = ?, test = ?, date_modified = ?, doc = ? WHERE id = ?',
+    'UPDATE assets SET rev = ?, owner_token_hash = ?, modified = ?, listed = ?, test = ?, date_modified = ?, doc = ?, ' +
+      'document_history = ? WHERE id = ?',
   );
   const selectRow = db.prepare<[string], StoredRow>(
-    'SELECT id, rev, owner_token_hash, modified, listed, test, doc FROM assets WHERE id = ?',
+    'SELECT id, rev, owner_token_hash, modified, listed, test, doc, document_history FROM assets WHERE id = ?',
   );
   const selectRev = writer.prepare<[string], number>('SELECT rev FROM assets WHERE id = ?').pluck();
+  const files = openFolderFileStore(join(dataDir, 'files'));
   // Reads a page of the file, so a vanished or unreadable database shows.
   const ping = db.prepare('SELECT count(*) FROM counters').pluck();
 
@@ -158,6 +177,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       draft.test ? 1 : 0,
       typeof dateModified === 'string' ? dateModified : formatDate(draft.modified, timeZone),
       JSON.stringify(draft.asset),
+      draft.documentHistory === undefined ? null : JSON.stringify(draft.documentHistory),
     ];
   }
 
@@ -308,7 +328,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       while (updating.has(id)) await waitForUpdates(id);
       const row = selectRow.get(id);
       if (row === undefined) return undefined;
-      return {
+      const record: AssetRecord = {
         id: row.id,
         rev: row.rev,
         ownerTokenHash: row.owner_token_hash,
@@ -317,6 +337,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
         test: row.test === 1,
         asset: JSON.parse(row.doc) as JsonObject,
       };
+      if (row.document_history !== null) record.documentHistory = JSON.parse(row.document_history) as JsonObject[];
+      return record;
     },
 
     async update(id, expectedRev, build) {
@@ -353,6 +375,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       ping.get();
     },
 
+    files,
+
     async close() {
       // Writes already asked for are finished first: their callers are waiting for the COMMIT.
       while (queue.length > 0 || flushes.size > 0) {
@@ -383,6 +407,16 @@ async function withWriteLock<T>(transaction: () => T): Promise<T> {
 
 function isBusy(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY');
+}
+
+/** Columns added after the first release: a store created by an older registry gets them on opening. */
+const ADDED_COLUMNS: Readonly<Record<string, string>> = { document_history: 'TEXT' };
+
+function addMissingColumns(db: Database.Database): void {
+  const present = new Set(db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'assets\')').all().map((c) => c.name));
+  for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
+    if (!present.has(name)) db.exec(`ALTER TABLE assets ADD COLUMN ${name} ${type}`);
+  }
 }
 
 function feedKey(mode: ListMode, descending: boolean, withAssets: boolean): string {

@@ -1,6 +1,7 @@
 /**
  * The MongoDB store (production: a replica set). One document per asset in `assets`, counters and the shared
- * clock in `counters`. Works without transactions; see docs/feed-completeness.md for why the feed never skips.
+ * clock in `counters`, the document service's files in GridFS (gridfs.ts). Works without transactions; see
+ * docs/feed-completeness.md for why the feed never skips.
  *
  * The clock document `{ _id: 'clock', t, v, inflight: [{ t, exp }] }` is the one clock of every node:
  * - a write takes a tick `t' = max(now, t + 1)` and records it in `inflight` with a lease expiry, in ONE
@@ -23,6 +24,8 @@ import {
 import { dayOf, formatDate } from '../domain/dates.js';
 import { ApiError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
+import type { FileStore } from './files.js';
+import { openGridFsFileStore } from './gridfs.js';
 import type {
   AssetRecord,
   AssetStore,
@@ -75,6 +78,7 @@ interface AssetDoc {
   /** `YYYY-MM-DD#index` of the assetID counter (`bulk#<id>` for bulk inserts): unique, catches double numbers. */
   counterKey: string;
   asset: JsonObject;
+  documentHistory?: JsonObject[];
 }
 
 interface Tick {
@@ -161,6 +165,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<AssetS
 class MongoStore implements AssetStore {
   readonly assets: Collection<AssetDoc>;
   readonly counters: Collection<ClockDoc | CounterDoc>;
+  readonly files: FileStore;
   clockMode: ClockMode = 'cas';
 
   constructor(
@@ -170,6 +175,7 @@ class MongoStore implements AssetStore {
   ) {
     this.assets = db.collection<AssetDoc>('assets');
     this.counters = db.collection<ClockDoc | CounterDoc>('counters');
+    this.files = openGridFsFileStore(db);
   }
 
   private get clock(): Collection<ClockDoc> {
@@ -539,7 +545,9 @@ class MongoStore implements AssetStore {
               test: record.test,
               dateModified: this.dateModifiedOf(record),
               asset: record.asset,
+              ...(record.documentHistory === undefined ? {} : { documentHistory: record.documentHistory }),
             },
+            ...(record.documentHistory === undefined ? { $unset: { documentHistory: '' } } : {}),
           },
         );
         matched = result.matchedCount;
@@ -628,6 +636,7 @@ class MongoStore implements AssetStore {
       dateModified: this.dateModifiedOf(record),
       counterKey,
       asset: record.asset,
+      ...(record.documentHistory === undefined ? {} : { documentHistory: record.documentHistory }),
     };
   }
 
@@ -640,6 +649,7 @@ class MongoStore implements AssetStore {
       listed: doc.listed,
       test: doc.test,
       asset: doc.asset,
+      ...(doc.documentHistory === undefined ? {} : { documentHistory: doc.documentHistory }),
     };
   }
 }

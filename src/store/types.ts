@@ -4,6 +4,7 @@
  * stamps and list the feed.
  */
 import type { JsonObject } from '../domain/json.js';
+import type { FileStore } from './files.js';
 
 /** One asset as kept by a store. `asset` is the public document exactly as served (dates rendered). */
 export interface AssetRecord {
@@ -19,6 +20,11 @@ export interface AssetRecord {
   /** True for `mode: "test"` assets (listing `mode` filter). */
   test: boolean;
   asset: JsonObject;
+  /**
+   * Document versions superseded by newer ones, in the order they were written; absent when there are none. Never
+   * served with the asset (its `documents` holds the latest versions): the documents endpoints show them.
+   */
+  documentHistory?: JsonObject[];
 }
 
 /** A moment handed out by the store inside its write: unique, later than every `modified` already stored. */
@@ -76,5 +82,7 @@ export interface AssetStore {
   bulkInsert(records: RecordDraft[]): Promise<void>;
   /** Liveness of the backing storage (health endpoint). */
   ping(): Promise<void>;
+  /** The files of the document service, kept beside the records (a folder of the embedded store, GridFS). */
+  readonly files: FileStore;
   close(): Promise<void>;
 }

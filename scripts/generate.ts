@@ -2,6 +2,7 @@
  * openapi/openapi.yaml → src/generated/:
  *   openapi.d.ts   TypeScript types of paths and components (openapi-typescript)
  *   schemas.json   the component schemas as one JSON Schema 2020-12 document for Ajv (refs → #/$defs/X, no x-*)
+ *   openapi.json   the document itself as JSON: served as is, and read at start-up to wire the operations
  *   docs.html      the documentation page (Redocly, scripts inlined: it loads nothing at view time)
  *
  * `npm run generate` writes them; `npm run generate -- --check` writes nothing and exits 1 when any is stale.
@@ -84,6 +85,7 @@ export async function generate(): Promise<Map<string, string>> {
   return new Map([
     ['openapi.d.ts', await typesFile(document)],
     ['schemas.json', schemasDocument(document)],
+    ['openapi.json', `${JSON.stringify(document)}\n`],
     ['docs.html', await docsPage()],
   ]);
 }

@@ -1,10 +1,14 @@
 /**
- * Builds the registry's Fastify instance: plugins in the order of the checks (decisions.md §8), then routes.
- * No listening here — src/server.ts does that, tests use the instance directly.
+ * Builds the registry's Fastify instance: plugins in the order of the checks (decisions.md §8), then the
+ * document's operations with their handlers. No listening here — src/server.ts does that, tests use the
+ * instance directly.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { parse as parseQuery } from 'fast-querystring';
 import type { Config } from './config.js';
 import type { AssetStore } from './store/types.js';
+import { createServices } from './services/index.js';
+import { operationHandlers } from './routes/index.js';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.js';
 import headers, { requestId } from './plugins/headers.js';
 import serverIdCookie from './plugins/server-id.js';
@@ -12,9 +16,8 @@ import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
 import content from './plugins/content.js';
 import options from './plugins/options.js';
-import assetRoutes from './routes/assets.js';
-import healthRoutes from './routes/health.js';
-import openapiRoutes from './routes/openapi.js';
+import operations from './plugins/operations.js';
+import replyValidation from './plugins/reply-validation.js';
 
 export interface AppOptions {
   config: Config;
@@ -29,6 +32,13 @@ function trustProxy(setting: Config['trustProxy']): boolean | string | ((address
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
+/** The query string with the last of repeated values, as the original read its parameters. */
+function lastValues(text: string): Record<string, unknown> {
+  const query = parseQuery(text) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(query)) if (Array.isArray(value)) query[name] = value[value.length - 1];
+  return query;
+}
+
 export async function buildApp({ config, store, keys, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -38,6 +48,12 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: true,
+    querystringParser: lastValues,
+    // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
+    maxParamLength: 1000,
+    // Parameters are validated as the document declares them: typed by coercion, no defaults written into the
+    // request (the listing echoes only what was sent), nothing removed.
+    ajv: { customOptions: { coerceTypes: true, useDefaults: false, removeAdditional: false, allErrors: false } },
   });
 
   // Order matters: each onRequest hook is one step of the order of checks.
@@ -48,9 +64,10 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
   await app.register(auth, { keys: keys ?? ensureAuthFile(config.authFile).keys });
   await app.register(content);
   await app.register(options);
+  // Last of the onSend hooks: it sees the reply exactly as it leaves (JSONP wrapped, content type set).
+  if (config.validateReplies) await app.register(replyValidation);
 
-  await app.register(assetRoutes, { config, store });
-  await app.register(healthRoutes, { store });
-  await app.register(openapiRoutes);
+  const services = createServices(store, { timeZone: config.timeZone, assetIdPrefix: config.assetIdPrefix });
+  await app.register(operations, { handlers: operationHandlers(services) });
   return app;
 }

@@ -34,6 +34,8 @@ export interface Config {
   dsPublicKeys: string[];
   /** The registry's public address (`https://registry.example.org`) for the document service's URLs. */
   publicUrl: string | undefined;
+  /** Check every reply against the OpenAPI document (500 on a breach); the test suite runs with it on. */
+  validateReplies: boolean;
 }
 
 /** One row per setting: the environment name, the flag, the default and what it means (README and --help). */
@@ -58,6 +60,7 @@ export const SETTINGS = [
   ['DS_DOWNLOAD_URL', '', 'an external document service documents may also come from (its URLs: <this>/get/<key>?KeyID&Signature)'],
   ['DS_PUBLIC_KEYS', '', "the external document service's Ed25519 public keys, hex, comma-separated"],
   ['PUBLIC_URL', '', "the registry's public address, for the document service's URLs (default: the request's origin)"],
+  ['VALIDATE_REPLIES', 'false', 'check every reply against the OpenAPI document and answer 500 on a breach (tests run with it on)'],
 ] as const;
 
 type Source = Record<string, string | undefined>;
@@ -143,5 +146,6 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     dsDownloadUrl: baseUrl('DS_DOWNLOAD_URL', s.DS_DOWNLOAD_URL),
     dsPublicKeys: publicKeys(s.DS_PUBLIC_KEYS),
     publicUrl: baseUrl('PUBLIC_URL', s.PUBLIC_URL),
+    validateReplies: s.VALIDATE_REPLIES === 'true',
   };
 }

@@ -2,7 +2,7 @@
 import { newId } from './ids.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { mergePatch } from './patch.js';
-import { fieldsClearedBy, isStatus, type Status } from './workflow.js';
+import { fieldsClearedBy, isStatus, type AssetField, type Status } from './workflow.js';
 
 export interface NewAssetContext {
   id: string;
@@ -70,7 +70,7 @@ export function stampWrite(asset: JsonObject, now: string, statusChanged: boolea
 }
 
 /** The original's title markers for test-mode assets (behaviour §3.5), field → prefix. */
-export const TEST_TITLE_PREFIXES: Readonly<Record<string, string>> = {
+export const TEST_TITLE_PREFIXES: Readonly<Partial<Record<AssetField, string>>> = {
   title: '[ТЕСТУВАННЯ] ',
   title_en: '[TESTING] ',
   title_ru: '[ТЕСТИРОВАНИЕ] ',

@@ -1,18 +1,10 @@
 /** The error envelope of every failed request: `{ status: "error", errors: [{ location, name, description }] }`. */
+import type { components } from '../generated/openapi.js';
 
-export type ErrorLocation = 'body' | 'header' | 'querystring' | 'url' | 'cookies' | 'method';
-
-export interface ErrorEntry {
-  location: ErrorLocation;
-  name: string;
-  /** A string, a list of messages, or (nested fields) an object or list of the same shapes. */
-  description: unknown;
-}
-
-export interface ErrorEnvelope {
-  status: 'error';
-  errors: ErrorEntry[];
-}
+export type ErrorEntry = components['schemas']['ErrorEntry'];
+export type ErrorLocation = ErrorEntry['location'];
+export type ErrorDescription = ErrorEntry['description'];
+export type ErrorEnvelope = components['schemas']['Error'];
 
 /** A refusal with its HTTP status; thrown anywhere, rendered by plugins/errors.ts. */
 export class ApiError extends Error {
@@ -27,7 +19,7 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 
-  static one(statusCode: number, location: ErrorLocation, name: string, description: unknown): ApiError {
+  static one(statusCode: number, location: ErrorLocation, name: string, description: ErrorEntry['description']): ApiError {
     return new ApiError(statusCode, [{ location, name, description }]);
   }
 }
@@ -35,3 +27,22 @@ export class ApiError extends Error {
 export function envelope(errors: ErrorEntry[]): ErrorEnvelope {
   return { status: 'error', errors };
 }
+
+/** The refusals several operations share, worded as the original's. */
+export const refusals = {
+  /** A body that is not a JSON object with an object `data` (spec: one top-level object named data). */
+  notDecodable: (): ApiError => ApiError.one(422, 'body', 'data', 'No JSON object could be decoded'),
+  /** A write without a known key (also when an operation needs the key's holder). */
+  unauthorized: (): ApiError =>
+    new ApiError(
+      401,
+      [{ location: 'header', name: 'Authorization', description: 'A known API key is required (Basic auth user name)' }],
+      { 'www-authenticate': 'Basic realm="registry"' },
+    ),
+  /** A key whose role may not call the operation at all. */
+  forbidden: (): ApiError => ApiError.one(403, 'url', 'permission', 'Forbidden'),
+  /** An unknown id in the URL. */
+  notFound: (name: string): ApiError => ApiError.one(404, 'url', name, 'Not Found'),
+  /** Field validation failed: one entry per top-level field. */
+  invalid: (errors: ErrorEntry[]): ApiError => new ApiError(422, errors),
+};

@@ -5,7 +5,7 @@
 import type { ListedRow, ListMode } from '../store/types.js';
 import { parseDateToMicros } from './dates.js';
 import { ApiError } from './errors.js';
-import type { JsonObject } from './json.js';
+import type { components } from '../generated/openapi.js';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -26,17 +26,9 @@ export interface ListingParams {
   limitParam?: string;
 }
 
-export interface PageLink {
-  path: string;
-  uri: string;
-  offset: string;
-}
-
-export interface ListingPage {
-  data: JsonObject[];
-  next_page: PageLink;
-  prev_page?: PageLink;
-}
+type ListingPage = components['schemas']['ListingPage'];
+type ListingItem = components['schemas']['ListingItem'];
+type PageLink = components['schemas']['Page'];
 
 /** Query mode values and what they select; any other value selects the default (real assets), not echoed. */
 const MODES: ReadonlyMap<string, ListMode> = new Map([
@@ -121,8 +113,8 @@ export function buildListingPage(
   return page;
 }
 
-function listedItem(row: ListedRow, fields: string[]): JsonObject {
-  const item: JsonObject = { id: row.id, dateModified: row.dateModified };
+function listedItem(row: ListedRow, fields: string[]): ListingItem {
+  const item: ListingItem = { id: row.id, dateModified: row.dateModified };
   const asset = row.asset;
   if (asset === undefined) return item;
   for (const field of fields) {
@@ -155,8 +147,12 @@ function formEncode(text: string): string {
     .replace(/%20/g, '+');
 }
 
-/** A query value as text: the last of repeated values (as the original's params), '' when absent. */
+/**
+ * A query value as text: the last of repeated values (as the original's params), '' when absent. The route schema
+ * may already have made a number of it (`limit`).
+ */
 function lastValue(value: unknown): string {
   const last = Array.isArray(value) ? value[value.length - 1] : value;
+  if (typeof last === 'number') return String(last);
   return typeof last === 'string' ? last : '';
 }

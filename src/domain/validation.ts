@@ -20,7 +20,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import schemas from '../generated/schemas.json' with { type: 'json' };
 import { addRegistryFormats, CODE_FORMATS, md5HashProblem } from './codes.js';
 import type { CodeFormat } from './codes.js';
-import type { ErrorEntry } from './errors.js';
+import type { ErrorDescription, ErrorEntry } from './errors.js';
 import { isJsonObject } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
 import { pickKeys, UNCHECKED_FIELDS } from './workflow.js';
@@ -31,8 +31,8 @@ ajv.addSchema(schemas);
 const SCHEMA_ID = schemas.$id;
 
 /** The compiled validator of one component schema (e.g. `Asset`, `ListingPage`, `Error`), for response checks. */
-export function responseValidator(schemaName: string): ValidateFunction {
-  const validate = ajv.getSchema(`${SCHEMA_ID}#/$defs/${schemaName}`);
+export function responseValidator<T = unknown>(schemaName: string): ValidateFunction<T> {
+  const validate = ajv.getSchema<T>(`${SCHEMA_ID}#/$defs/${schemaName}`);
   if (validate === undefined) throw new Error(`No schema named ${schemaName} in the OpenAPI document`);
   return validate;
 }
@@ -234,13 +234,13 @@ class Node {
   }
 
   /** The description in the original's shape. `conversion`: a failing list reports its first failing element only. */
-  describe(conversion: boolean): unknown {
+  describe(conversion: boolean): ErrorDescription {
     if (this.rogue) return ROGUE;
     if (this.messages.length > 0) return this.messages;
     const keys = [...this.children.keys()];
     if (keys.length > 0 && keys.every((key) => typeof key === 'number')) {
       const elements = keys.sort((a, b) => Number(a) - Number(b)).map((key) => this.children.get(key) as Node);
-      if (conversion) return elements[0]?.describe(true);
+      if (conversion) return elements[0]?.describe(true) ?? [];
       return elements.map((element) => element.describe(false));
     }
     return Object.fromEntries([...this.children].map(([key, node]) => [String(key), node.describe(conversion)]));
@@ -346,3 +346,4 @@ export function checkDocumentInput(data: unknown): ErrorEntry[] {
 export function checkDocument(document: JsonObject): ErrorEntry[] {
   return documentStages.complete(document);
 }
+

@@ -2,10 +2,24 @@
  * The asset state machine and what each role may do, as tables (decisions.md §2–3, behaviour §4.2–4.4).
  * `decidePatch` only reads them; changing a rule means changing a table.
  */
+import type { components } from '../generated/openapi.js';
 import type { JsonObject } from './json.js';
 
-export const STATUSES = ['draft', 'pending', 'verification', 'active', 'complete', 'deleted'] as const;
-export type Status = (typeof STATUSES)[number];
+/** An asset's status, as the contract's `AssetStatus` names them. */
+export type Status = components['schemas']['AssetStatus'];
+/** A field of an asset, as the contract's `Asset` schema names it: renaming one there fails the type check here. */
+export type AssetField = keyof components['schemas']['Asset'];
+
+/** Every status, in workflow order; keyed by `Status` so that a status added to the contract must be placed here. */
+const STATUS_ORDER: Readonly<Record<Status, number>> = {
+  draft: 0,
+  pending: 1,
+  verification: 2,
+  active: 3,
+  complete: 4,
+  deleted: 5,
+};
+export const STATUSES = (Object.keys(STATUS_ORDER) as Status[]).sort((a, b) => STATUS_ORDER[a] - STATUS_ORDER[b]);
 
 /**
  * Who is asking. `owner` is the broker that created the asset, presenting its token; `brokers` is any other
@@ -38,7 +52,7 @@ export const MOVES: Readonly<Record<Status, Readonly<Partial<Record<Status, read
 };
 
 /** Fields a move removes from the asset, whatever the request sent (behaviour §4.4). */
-export const MOVE_CLEARS: Readonly<Record<Status, Readonly<Partial<Record<Status, readonly string[]>>>>> = {
+export const MOVE_CLEARS: Readonly<Record<Status, Readonly<Partial<Record<Status, readonly AssetField[]>>>>> = {
   draft: {},
   pending: {},
   verification: {},
@@ -52,7 +66,7 @@ export const MOVE_CLEARS: Readonly<Record<Status, Readonly<Partial<Record<Status
  * The owner's list is "everything but": which keys are asset fields at all is the validation layer's business
  * (unknown keys are 422 `Rogue field` there). `status` is never a writable field: the move table governs it.
  */
-export type FieldRule = { readonly only: readonly string[] } | { readonly allExcept: readonly string[] };
+export type FieldRule = { readonly only: readonly AssetField[] } | { readonly allExcept: readonly AssetField[] };
 
 export const WRITABLE_FIELDS: Readonly<Record<Role, FieldRule>> = {
   owner: { allExcept: ['assetType', 'owner', 'date', 'dateModified', 'id', 'assetID', 'documents', 'mode', 'status'] },
@@ -62,7 +76,7 @@ export const WRITABLE_FIELDS: Readonly<Record<Role, FieldRule>> = {
 };
 
 /** Fields a creation request cannot set: the registry assigns them. */
-export const CREATION_IGNORED_FIELDS: readonly string[] = [
+export const CREATION_IGNORED_FIELDS: readonly AssetField[] = [
   'id',
   'assetID',
   'date',
@@ -102,13 +116,13 @@ export function decidePatch(role: Role, current: Status, data: JsonObject): Patc
 }
 
 /** The fields a move from `from` to `to` removes (none for most moves and for staying put). */
-export function fieldsClearedBy(from: Status, to: Status): readonly string[] {
+export function fieldsClearedBy(from: Status, to: Status): readonly AssetField[] {
   return MOVE_CLEARS[from][to] ?? [];
 }
 
 /** A creation request's data without the fields the registry assigns itself. */
 export function creatableFields(data: JsonObject): JsonObject {
-  return pickKeys(data, (key) => !CREATION_IGNORED_FIELDS.includes(key));
+  return pickKeys(data, (key) => !isOneOf(key, CREATION_IGNORED_FIELDS));
 }
 
 function movers(from: Status, to: Status): readonly Role[] {
@@ -116,7 +130,12 @@ function movers(from: Status, to: Status): readonly Role[] {
 }
 
 function writablePart(rule: FieldRule, data: JsonObject): JsonObject {
-  return pickKeys(data, 'only' in rule ? (key) => rule.only.includes(key) : (key) => !rule.allExcept.includes(key));
+  return pickKeys(data, 'only' in rule ? (key) => isOneOf(key, rule.only) : (key) => !isOneOf(key, rule.allExcept));
+}
+
+/** Whether a key sent by a client is one of the listed contract fields. */
+function isOneOf(key: string, fields: readonly AssetField[]): boolean {
+  return (fields as readonly string[]).includes(key);
 }
 
 /** The keys of `data` that pass `keep`, as a new object (values shared, not copied). */

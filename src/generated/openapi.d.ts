@@ -695,22 +695,27 @@ export interface components {
              * @example assetCustodian
              */
             name: string;
-            /**
-             * @description A message (a string), a list of messages, or for a nested field an object keyed by sub-field (a list of
-             *     such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown keys.
-             * @example [
-             *       "This field is required."
-             *     ]
-             * @example {
-             *       "contactPoint": {
-             *         "email": [
-             *           "telephone or email should be present"
-             *         ]
-             *       }
-             *     }
-             * @example Not Found
-             */
-            description: string | unknown[] | Record<string, never>;
+            description: components["schemas"]["ErrorDescription"];
+        };
+        /**
+         * ErrorDescription
+         * @description What is wrong: a message (a string), a list of messages, or for a nested field an object keyed by sub-field
+         *     (a list of such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown
+         *     keys.
+         * @example [
+         *       "This field is required."
+         *     ]
+         * @example {
+         *       "contactPoint": {
+         *         "email": [
+         *           "telephone or email should be present"
+         *         ]
+         *       }
+         *     }
+         * @example Not Found
+         */
+        ErrorDescription: string | components["schemas"]["ErrorDescription"][] | {
+            [key: string]: components["schemas"]["ErrorDescription"];
         };
         /**
          * AssetStatus
@@ -2420,10 +2425,11 @@ export interface components {
          */
         Descending: string;
         /**
-         * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+         * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+         *     lists real assets, as without it (as the original did).
          * @example _all_
          */
-        Mode: "test" | "_all_";
+        Mode: ("test" | "_all_") | string;
         /**
          * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
          * @example status,assetID
@@ -2452,7 +2458,8 @@ export interface components {
          */
         AccessTokenHeader: string;
         /**
-         * @description An identifier of the client's choosing, echoed in the response and the logs.
+         * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+         *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
          * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
          */
         RequestId: string;
@@ -2535,7 +2542,8 @@ export interface operations {
                  */
                 descending?: components["parameters"]["Descending"];
                 /**
-                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both.
+                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+                 *     lists real assets, as without it (as the original did).
                  * @example _all_
                  */
                 mode?: components["parameters"]["Mode"];
@@ -2559,7 +2567,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2614,7 +2623,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2682,7 +2692,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2753,7 +2764,8 @@ export interface operations {
                  */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2829,7 +2841,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2900,7 +2913,8 @@ export interface operations {
                  */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -2976,7 +2990,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -3052,7 +3067,8 @@ export interface operations {
                  */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -3138,7 +3154,8 @@ export interface operations {
                  */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -3201,7 +3218,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -3266,7 +3284,8 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -3325,7 +3344,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -3363,7 +3383,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
@@ -3402,7 +3423,8 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An identifier of the client's choosing, echoed in the response and the logs.
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];

@@ -9,16 +9,9 @@ import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parse, stringify } from 'ini';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../domain/errors.js';
+import { refusals } from '../domain/errors.js';
+import { ROLES, type Principal } from '../domain/callers.js';
 import { isOperation } from './errors.js';
-
-export const ROLES = ['brokers', 'concierge', 'admins'] as const;
-export type ApiRole = (typeof ROLES)[number];
-
-export interface Principal {
-  name: string;
-  role: ApiRole;
-}
 
 export type ApiKeys = ReadonlyMap<string, Principal>;
 
@@ -74,21 +67,13 @@ export function keyFromHeader(header: string | undefined): string | undefined {
   return (colon === -1 ? decoded : decoded.slice(0, colon)) || undefined;
 }
 
-/** 401 for a write without a known key (also thrown by routes that need the key's holder). */
-export const unauthorized = (): ApiError =>
-  new ApiError(
-    401,
-    [{ location: 'header', name: 'Authorization', description: 'A known API key is required (Basic auth user name)' }],
-    { 'www-authenticate': 'Basic realm="registry"' },
-  );
-
 async function auth(app: FastifyInstance, options: { keys: ApiKeys }): Promise<void> {
   app.decorateRequest('principal', undefined);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const key = keyFromHeader(request.headers.authorization);
     request.principal = key === undefined ? undefined : options.keys.get(key);
     if (request.principal === undefined && isOperation(request) && !READ_METHODS.has(request.method)) {
-      throw unauthorized();
+      throw refusals.unauthorized();
     }
   });
 }

@@ -4,13 +4,11 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, refusals } from '../domain/errors.js';
 import { contentTypeError, isOperation } from './errors.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-export const notDecodable = (): ApiError => ApiError.one(422, 'body', 'data', 'No JSON object could be decoded');
 
 /** `application/json`, optionally with `charset=utf-8`; any other type or charset is refused. */
 export function isAcceptedContentType(header: string | undefined): boolean {
@@ -34,7 +32,7 @@ function parseJsonBody(_request: FastifyRequest, body: Buffer, done: (error: Err
   try {
     done(null, JSON.parse(text));
   } catch {
-    done(notDecodable());
+    done(refusals.notDecodable());
   }
 }
 

@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, envelope, type ErrorEntry } from '../domain/errors.js';
+import { parameterError } from './operations.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -33,6 +34,8 @@ export const contentTypeError = (): ApiError => new ApiError(415, [CONTENT_TYPE_
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const candidate = error as Partial<FastifyError> & { errors?: ErrorEntry[]; headers?: Record<string, string> };
+  // A path parameter, query parameter or header that failed the route schema compiled from the document.
+  if (Array.isArray(candidate.validation)) return parameterError(candidate.validationContext, candidate.validation);
   // Plugins (rate limit, cookie) throw plain objects that already carry the envelope's entries.
   if (Array.isArray(candidate.errors) && typeof candidate.statusCode === 'number') {
     return new ApiError(candidate.statusCode, candidate.errors, candidate.headers ?? {});
@@ -59,13 +62,6 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 /** True for requests that reached a real operation (not the 404 handler, not a 405 stand-in). */
 export function isOperation(request: FastifyRequest): boolean {
   return !request.is404 && request.routeOptions.config.methodNotAllowed !== true;
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Marks the stand-in route that answers 405 for methods a path does not have. */
-    methodNotAllowed?: boolean;
-  }
 }
 
 async function errors(app: FastifyInstance): Promise<void> {

@@ -19,7 +19,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../domain/errors.js';
-import './server-id.js'; // the `methodNotAllowed` route config flag
+import './operations.js'; // the `methodNotAllowed` route config flag
 
 export interface RateLimitOptions {
   /** Requests per window per client address (`RATE_LIMIT_MAX`). */

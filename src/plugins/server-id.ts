@@ -36,13 +36,6 @@ export interface ServerIdOptions {
   startId?: string;
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Set by the app on the routes that answer 405: the cookie check and the rate limit skip them. */
-    methodNotAllowed?: boolean;
-  }
-}
-
 /**
  * The node name inside a `SERVER_ID` cookie value, read without the secret (so without checking the signature):
  * `node1.<start>.<signature>` → `node1`. Accepts the value as sent in the Cookie header (percent-encoded) or

@@ -69,6 +69,7 @@ export async function startServer(settings: Record<string, string> = {}): Promis
     TZ: 'Europe/Kyiv',
     COOKIE_SECRET,
     SERVER_ID: 'test-node',
+    VALIDATE_REPLIES: 'true',
   };
   if (process.env.MONGODB_URI) env.MONGODB_URI = uniqueMongoUri(process.env.MONGODB_URI);
   const config = loadConfig({ ...env, ...settings }, []);

@@ -1,0 +1,112 @@
+/**
+ * The OpenAPI document as the server reads it: the API prefix (`servers`), and every operation with its method,
+ * path, parameters, request body types and declared responses. Read from src/generated/openapi.json (written by
+ * `npm run generate` from openapi/openapi.yaml), so the wiring, the reply checks and the served document are
+ * one and the same text.
+ */
+import document from '../generated/openapi.json' with { type: 'json' };
+
+export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: Record<string, unknown>;
+}
+
+export interface Operation {
+  operationId: string;
+  /** Upper case, as Fastify and HTTP spell it. */
+  method: string;
+  /** The document's path template, without the prefix (`/assets/{asset_id}`). */
+  path: string;
+  /** The route as Fastify takes it, prefix included (`/api/0.1/assets/:asset_id`). */
+  url: string;
+  parameters: Parameter[];
+  /** Media types the request body may have; empty when the operation takes no body. */
+  requestTypes: string[];
+  /** `x-rate-limit: false` exempts an operation from the rate limit (the health probe). */
+  rateLimited: boolean;
+  /** JSON pointer (inside the document) of each declared response, by status code (`200`, `4XX`, `default`). */
+  responses: Record<string, string>;
+}
+
+type Node = Record<string, unknown>;
+
+export const openApiDocument: Node = document as Node;
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Follows local `$ref`s to the node they name, with the pointer of the final node. */
+export function resolve(node: unknown, pointer: string): { node: Node; pointer: string } {
+  let current = node as Node;
+  let at = pointer;
+  for (let hops = 0; typeof current.$ref === 'string' && hops < 20; hops++) {
+    at = (current.$ref as string).slice(1);
+    current = at
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((value, key) => (value as Node | undefined)?.[key], openApiDocument) as Node;
+  }
+  return { node: current, pointer: at };
+}
+
+/** The path every operation is served under: the first server's URL, which the document keeps relative. */
+export const API_PREFIX = new URL(
+  ((openApiDocument.servers as Node[] | undefined)?.[0]?.url as string | undefined) ?? '/',
+  'http://registry.invalid',
+).pathname.replace(/\/$/, '');
+
+/** Path-level parameters, overridden by the operation's own of the same name and place. */
+function parametersOf(shared: unknown[] | undefined, own: unknown[] | undefined): Parameter[] {
+  const byKey = new Map<string, Parameter>();
+  for (const entry of [...(shared ?? []), ...(own ?? [])]) {
+    const parameter = resolve(entry, '').node as unknown as Parameter;
+    byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+  }
+  return [...byKey.values()];
+}
+
+function operationsOf(): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(openApiDocument.paths as Record<string, Node>)) {
+    const pathPointer = `/paths/${escapePointer(path)}`;
+    for (const method of METHODS) {
+      const operation = item[method] as Node | undefined;
+      if (operation === undefined) continue;
+      const opPointer = `${pathPointer}/${method}`;
+      const responses = Object.fromEntries(
+        Object.entries(operation.responses as Node).map(([status, response]) => [
+          status,
+          resolve(response, `${opPointer}/responses/${escapePointer(status)}`).pointer,
+        ]),
+      );
+      const body = operation.requestBody === undefined ? undefined : resolve(operation.requestBody, `${opPointer}/requestBody`).node;
+      operations.push({
+        operationId: operation.operationId as string,
+        method: method.toUpperCase(),
+        path,
+        url: API_PREFIX + path.replace(/\{([^}]+)\}/g, ':$1'),
+        parameters: parametersOf(item.parameters as unknown[] | undefined, operation.parameters as unknown[] | undefined),
+        requestTypes: Object.keys((body?.content as Node | undefined) ?? {}),
+        rateLimited: operation['x-rate-limit'] !== false,
+        responses,
+      });
+    }
+  }
+  return operations;
+}
+
+export const OPERATIONS: readonly Operation[] = operationsOf();
+
+/** The document's methods of one path template, for 405's `Allow` (HEAD goes with GET, as Fastify serves it). */
+export function allowedMethods(path: string): string[] {
+  const methods = OPERATIONS.filter((operation) => operation.path === path).map((operation) => operation.method);
+  if (methods.includes('GET') && !methods.includes('HEAD')) methods.splice(methods.indexOf('GET') + 1, 0, 'HEAD');
+  return methods;
+}
+

@@ -1,0 +1,106 @@
+/**
+ * Checks every reply against the OpenAPI document before it leaves (setting `VALIDATE_REPLIES`; the test suite
+ * runs with it on): the status is declared for the operation, the content type is one the response declares,
+ * the body validates against that response's schema, and `X-Content-Type-Options: nosniff` is set. Requests that
+ * reached no operation (404, 405) must get the error envelope. A reply that breaks the document is replaced by a
+ * 500 naming the break, and logged, so the contract cannot drift unnoticed.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { addRegistryFormats } from '../domain/codes.js';
+import { ApiError, envelope } from '../domain/errors.js';
+import { JSON_TYPE } from './errors.js';
+import { OPERATIONS, openApiDocument, resolve, type Operation } from './contract.js';
+
+const DOCUMENT_ID = 'registry-openapi';
+
+const ajv = addRegistryFormats(new Ajv2020({ strict: true, strictRequired: false, allErrors: true }));
+// OpenAPI keywords that are not JSON Schema are annotations here; the document's top level is not a schema.
+ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
+ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'tags', 'security', 'webhooks', 'jsonSchemaDialect']);
+ajv.addSchema({ ...openApiDocument, $id: DOCUMENT_ID });
+
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorAt(pointer: string): ValidateFunction {
+  let validate = compiled.get(pointer);
+  if (validate === undefined) {
+    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer.split('/').map(encodeURIComponent).join('/')}` });
+    compiled.set(pointer, validate);
+  }
+  return validate;
+}
+
+const errorEnvelope = validatorAt('/components/schemas/Error');
+const byId = new Map(OPERATIONS.map((operation) => [operation.operationId, operation]));
+
+function responseKey(operation: Operation, status: number): string | undefined {
+  return [String(status), `${String(status)[0]}XX`, 'default'].find((key) => key in operation.responses);
+}
+
+/** The JSON inside `/**\/callback(<json>);`. */
+function unwrapJsonp(text: string): unknown {
+  const match = /^\/\*\*\/[$\w.[\]]+\(([\s\S]*)\);$/.exec(text);
+  if (match === null) throw new Error('not a JSONP call');
+  return JSON.parse(match[1] ?? '');
+}
+
+function describeErrors(validate: ValidateFunction): string {
+  return (validate.errors ?? [])
+    .slice(0, 5)
+    .map((error) => `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params)}`)
+    .join('; ');
+}
+
+function checkBody(validate: ValidateFunction, body: unknown, what: string): string | undefined {
+  return validate(body) ? undefined : `${what} does not match the document: ${describeErrors(validate)}`;
+}
+
+/** What is wrong with the reply, or undefined when it keeps the document. */
+function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown): string | undefined {
+  if (reply.getHeader('x-content-type-options') !== 'nosniff') return 'X-Content-Type-Options: nosniff is missing';
+  const status = reply.statusCode;
+  const type = String(reply.getHeader('content-type') ?? '');
+  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+  const operation = byId.get(request.routeOptions.config.operationId ?? '');
+
+  if (operation === undefined) {
+    if (status < 400) return `status ${status} on a path or method the document does not have`;
+    if (status === 405 && !reply.hasHeader('allow')) return '405 without Allow';
+    if (type !== JSON_TYPE || text === undefined) return `error reply of type ${type} instead of the JSON envelope`;
+    return checkBody(errorEnvelope, JSON.parse(text), 'error envelope');
+  }
+
+  const key = responseKey(operation, status);
+  if (key === undefined) return `status ${status} is not declared for ${operation.operationId}`;
+  if (request.method === 'HEAD' || status === 204 || status === 304 || text === undefined) return undefined;
+  const pointer = operation.responses[key] as string;
+  const content = (resolve({ $ref: `#${pointer}` }, pointer).node.content ?? {}) as Record<string, { schema?: unknown }>;
+  const mediaType = Object.keys(content).find((declared) => type.split(';')[0]?.trim() === declared);
+  if (mediaType === undefined) return `content type ${type} is not declared for ${operation.operationId} ${key}`;
+  if (content[mediaType]?.schema === undefined) return undefined;
+  const schemaPointer = `${pointer}/content/${mediaType.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
+  if (mediaType === 'application/javascript') return checkBody(validatorAt(schemaPointer), unwrapJsonp(text), 'JSONP body');
+  if (mediaType !== 'application/json') return checkBody(validatorAt(schemaPointer), text, 'body');
+  if (type !== JSON_TYPE) return `JSON reply of type ${type} instead of ${JSON_TYPE}`;
+  return checkBody(validatorAt(schemaPointer), JSON.parse(text), 'body');
+}
+
+async function replyValidation(app: FastifyInstance): Promise<void> {
+  app.addHook('onSend', async (request, reply, payload) => {
+    let problem: string | undefined;
+    try {
+      problem = breach(request, reply, payload);
+    } catch (error) {
+      problem = `the reply could not be read: ${(error as Error).message}`;
+    }
+    if (problem === undefined) return payload;
+    request.log.error({ problem, status: reply.statusCode }, 'reply breaks the OpenAPI document');
+    const refusal = ApiError.one(500, 'url', 'server', `The reply broke the OpenAPI document: ${problem}`);
+    reply.code(refusal.statusCode).header('content-type', JSON_TYPE);
+    return JSON.stringify(envelope(refusal.errors));
+  });
+}
+
+export default fp(replyValidation, { name: 'reply-validation', dependencies: ['errors'] });

@@ -1,0 +1,16 @@
+/**
+ * The one map from the document's `operationId`s to their handlers. The operations plugin serves each operation
+ * of openapi/openapi.yaml with the handler named here; a missing or extra handler fails the type check and the
+ * start-up.
+ */
+import type { Services } from '../services/index.js';
+import { assetHandlers } from './assets.js';
+import { serviceHandlers } from './service.js';
+import type { OperationHandlers } from './types.js';
+
+export function operationHandlers(services: Services): OperationHandlers {
+  return {
+    ...assetHandlers(services.assets),
+    ...serviceHandlers(services.health),
+  };
+}

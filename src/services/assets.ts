@@ -1,0 +1,157 @@
+/**
+ * What the asset operations do, between the HTTP handlers and the store: who the caller is and what it may do,
+ * the owner token, the order of checks after the request was read (404 → 403 → 422, decisions.md §8), the
+ * mapping between a stored record and the asset it serves, and the retry of a write that lost a race.
+ */
+import type { components } from '../generated/openapi.js';
+import type { AssetRecord, AssetStore, RecordDraft } from '../store/types.js';
+import type { Principal } from '../domain/callers.js';
+import { ApiError, refusals } from '../domain/errors.js';
+import { isJsonObject, type JsonObject } from '../domain/json.js';
+import { formatDate, nowMicros } from '../domain/dates.js';
+import { formatAssetId, hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
+import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
+import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
+import { buildListingPage, parseListingQuery } from '../domain/listing.js';
+import { checkAsset, checkInput } from '../domain/validation.js';
+
+type Asset = components['schemas']['Asset'];
+type ListingPage = components['schemas']['ListingPage'];
+
+/** How often a write that lost a race is re-applied to the newer version before answering 409. */
+const UPDATE_ATTEMPTS = 5;
+
+export interface AssetSettings {
+  timeZone: string;
+  assetIdPrefix: string;
+}
+
+/** Who asks: the key's holder, and the owner token when one was sent (query, header or body). */
+export interface Caller {
+  principal: Principal | undefined;
+  token: string | undefined;
+}
+
+/** Where the listing's page links point: the collection's path and the origin the request came in by. */
+export interface LinkBase {
+  path: string;
+  origin: string;
+}
+
+/**
+ * The record's document as the contract types it. The one place stored JSON becomes a contract `Asset`: every
+ * stored asset passed `checkAsset`, which is compiled from the contract's own schema.
+ */
+function servedAsset(record: AssetRecord): Asset {
+  return record.asset as unknown as Asset;
+}
+
+/** `{ data: {...} }` with an object `data`, as every write must send. */
+function requestData(body: unknown): JsonObject {
+  if (!isJsonObject(body) || !isJsonObject(body.data)) throw refusals.notDecodable();
+  return body.data;
+}
+
+/** The role the caller plays for this asset: a broker is its owner only with the asset's owner token. */
+export function roleFor(caller: Caller, record: AssetRecord): Role {
+  const { principal, token } = caller;
+  if (principal === undefined) throw refusals.unauthorized();
+  if (principal.role !== 'brokers') return principal.role;
+  const owns = principal.name === record.asset.owner && token !== undefined && tokenMatches(token, record.ownerTokenHash);
+  return owns ? 'owner' : 'brokers';
+}
+
+/** The record a store writes for `asset` at the stamp `modified` (listing flags follow the asset). */
+function recordDraft(record: Pick<AssetRecord, 'id' | 'ownerTokenHash'>, asset: JsonObject, modified: number): RecordDraft {
+  return {
+    id: record.id,
+    ownerTokenHash: record.ownerTokenHash,
+    modified,
+    listed: asset.status !== 'draft',
+    test: asset.mode === 'test',
+    asset,
+  };
+}
+
+export class AssetService {
+  constructor(
+    private readonly store: AssetStore,
+    private readonly settings: AssetSettings,
+  ) {}
+
+  async list(query: Record<string, unknown>, links: LinkBase): Promise<ListingPage> {
+    const params = parseListingQuery(query, this.settings.timeZone);
+    const rows = await this.store.list({
+      after: params.after,
+      descending: params.descending,
+      limit: params.limit,
+      mode: params.mode,
+      withAssets: params.fields.length > 0,
+    });
+    return buildListingPage(params, rows, links);
+  }
+
+  async read(id: string): Promise<Asset> {
+    const record = await this.store.get(id);
+    if (record === undefined) throw refusals.notFound('asset_id');
+    return servedAsset(record);
+  }
+
+  /** A new draft owned by the caller; the owner token is returned this once and kept only as a hash. */
+  async create(principal: Principal | undefined, body: unknown): Promise<{ token: string; asset: Asset }> {
+    if (principal === undefined || principal.role === 'concierge') throw refusals.forbidden();
+    const data = requestData(body);
+    rejectInvalid(checkInput(data));
+
+    const { timeZone, assetIdPrefix } = this.settings;
+    const id = newId();
+    const token = newToken();
+    // Validated before the store's write so that a refusal never holds the write lock or consumes a counter value.
+    const candidate = buildNewAsset(creatableFields(data), {
+      id,
+      owner: principal.name,
+      assetID: formatAssetId(assetIdPrefix, '2000-01-01', 1),
+      now: formatDate(nowMicros(), timeZone),
+    });
+    rejectInvalid(checkAsset(candidate));
+    const ownerTokenHash = hashToken(token);
+    const record = await this.store.create((stamp) => {
+      const at = formatDate(stamp.now, timeZone);
+      const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
+      return recordDraft({ id, ownerTokenHash }, asset, stamp.now);
+    });
+    return { token, asset: servedAsset(record) };
+  }
+
+  /**
+   * Applies a PATCH: 404, then the caller's role and the move (403), then the fields (422). A write that lost
+   * a race with another is re-applied to the newer version, up to `UPDATE_ATTEMPTS` times, then 409.
+   */
+  async patch(id: string, caller: Caller, body: unknown): Promise<Asset> {
+    const data = requestData(body);
+    // The sent data does not change between attempts: checked once, refused only after 404 and 403.
+    const inputErrors = checkInput(data);
+    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+      const record = await this.store.get(id);
+      if (record === undefined) throw refusals.notFound('asset_id');
+      const current = servedAsset(record).status;
+      const decision = decidePatch(roleFor(caller, record), current, data);
+      if (!decision.allowed) throw ApiError.one(403, 'body', 'data', decision.description);
+      rejectInvalid(inputErrors);
+      const next = applyPatch(record.asset, decision.changes, decision.target);
+      rejectInvalid(checkAsset(next));
+      if (sameContent(next, record.asset)) return servedAsset(record);
+
+      const statusChanged = decision.target !== current;
+      const saved = await this.store.update(record.id, record.rev, (stamp) =>
+        recordDraft(record, stampWrite(next, formatDate(stamp.now, this.settings.timeZone), statusChanged), stamp.now),
+      );
+      if (saved !== 'conflict') return servedAsset(saved);
+    }
+    throw ApiError.one(409, 'body', 'data', 'The asset was changed by concurrent requests; repeat the request');
+  }
+}
+
+function rejectInvalid(errors: ReturnType<typeof checkInput>): void {
+  if (errors.length > 0) throw refusals.invalid(errors);
+}

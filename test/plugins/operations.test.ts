@@ -1,0 +1,82 @@
+/** The operations come from the document: one handler per operationId, 405 from its paths, parameters checked. */
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import errors from '../../src/plugins/errors.js';
+import operations from '../../src/plugins/operations.js';
+import { API_PREFIX, OPERATIONS, allowedMethods } from '../../src/plugins/contract.js';
+import { operationHandlers } from '../../src/routes/index.js';
+import { createServices } from '../../src/services/index.js';
+import type { AssetStore } from '../../src/store/types.js';
+import { KEYS, startServer, type TestServer } from '../helpers/server.js';
+import { Client } from '../helpers/client.js';
+
+let server: TestServer;
+let anonymous: Client;
+
+beforeAll(async () => {
+  server = await startServer();
+  anonymous = new Client(server.url);
+});
+afterAll(() => server.close());
+
+describe('the operation map', () => {
+  const handlers = (store: AssetStore) => operationHandlers(createServices(store, { timeZone: 'Europe/Kyiv', assetIdPrefix: 'UA-AR-DGF' }));
+
+  it('has exactly one handler for every operation of the document', () => {
+    expect(Object.keys(handlers(server.store)).sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());
+  });
+
+  it('the API prefix is the document servers URL', () => {
+    expect(API_PREFIX).toBe('/api/0.1');
+    expect(OPERATIONS.every((operation) => operation.url.startsWith(`${API_PREFIX}/`))).toBe(true);
+  });
+
+  it.each([
+    ['a missing handler', (all: Record<string, unknown>) => Object.fromEntries(Object.entries(all).filter(([id]) => id !== 'getAsset')), /no handler for \[getAsset\]/],
+    ['a handler of no operation', (all: Record<string, unknown>) => ({ ...all, deleteAsset: async () => ({}) }), /no operation for \[deleteAsset\]/],
+  ])('refuses to start with %s', async (_case, change, message) => {
+    const app = Fastify({ logger: false });
+    await app.register(errors);
+    await expect(
+      app.register(operations, { handlers: change(handlers(server.store)) as Parameters<typeof operations>[1]['handlers'] }).ready(),
+    ).rejects.toThrow(message);
+    await app.close();
+  });
+});
+
+describe('405 from the document paths', () => {
+  const paths = [...new Set(OPERATIONS.map((operation) => operation.path))];
+
+  it.each(paths)('%s: methods the document lacks are 405 with Allow listing the documented ones', async (path) => {
+    const allow = allowedMethods(path);
+    const url = `${API_PREFIX}${path.replace(/\{[^}]+\}/g, '0123456789abcdef0123456789abcdef')}`;
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'POST'].filter((m) => !allow.includes(m))) {
+      const response = await anonymous.request(method, url, { json: { data: {} } });
+      expect(response.status, `${method} ${url}`).toBe(405);
+      expect(response.headers.allow).toBe(allow.join(', '));
+    }
+  });
+});
+
+describe('parameters checked by the route schemas from the document', () => {
+  it('a query parameter over its declared length is 400 at its place and name', async () => {
+    const response = await anonymous.get(`${API_PREFIX}/assets?opt_fields=${'a'.repeat(1001)}`);
+    expect(response.status).toBe(400);
+    expect(response.json.errors[0]).toMatchObject({ location: 'querystring', name: 'opt_fields' });
+  });
+
+  it('a path parameter over its declared length is 400 on the url', async () => {
+    const response = await anonymous.get(`${API_PREFIX}/assets/${'a'.repeat(201)}`);
+    expect(response.status).toBe(400);
+    expect(response.json.errors[0]).toMatchObject({ location: 'url', name: 'asset_id' });
+  });
+
+  it('a header over its declared length is 400 on the header', async () => {
+    const broker = new Client(server.url, { key: KEYS.broker });
+    const response = await broker.patch(`${API_PREFIX}/assets/0123456789abcdef0123456789abcdef`, { data: {} }, {
+      headers: { 'x-access-token': 't'.repeat(201) },
+    });
+    expect(response.status).toBe(400);
+    expect(response.json.errors[0]).toMatchObject({ location: 'header', name: 'x-access-token' });
+  });
+});

@@ -6,6 +6,7 @@ import { loadConfig, SETTINGS } from './config.js';
 import { ensureAuthFile } from './plugins/auth.js';
 import { openStore } from './store/index.js';
 import { buildApp } from './app.js';
+import { ensureSigningKey } from './services/signing.js';
 
 function printHelp(): void {
   const lines = SETTINGS.map(([name, fallback, meaning]) => {
@@ -27,8 +28,14 @@ async function main(): Promise<void> {
       `Created ${config.authFile} with fresh API keys (shown only this once; the file keeps them):\n${createdText}\n`,
     );
   }
+  const signing = ensureSigningKey(config.dsKeyFile);
+  if (signing.created) {
+    process.stdout.write(
+      `Created ${config.dsKeyFile}: the document service's signing key (KeyID ${signing.key.keyId}); keep it, and give every node the same file\n`,
+    );
+  }
   const store = await openStore(config);
-  const app = await buildApp({ config, store, keys });
+  const app = await buildApp({ config, store, keys, signingKey: signing.key });
 
   let stopping = false;
   const stop = async (signal: string) => {

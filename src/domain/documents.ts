@@ -203,6 +203,11 @@ export function signedMessage(key: string, md5Hex: string): string {
   return `${key}\0${md5Hex}`;
 }
 
+/** A file beyond the document service's limit (DS_MAX_BYTES): nothing of it is kept. */
+export function fileTooLarge(maxBytes: number): ApiError {
+  return ApiError.one(413, 'body', 'file', `The file is larger than the document service accepts (${maxBytes} bytes)`);
+}
+
 /** The hex digest of an `md5:<hex>` hash (what the signature covers). */
 export function md5Hex(hash: string): string {
   return hash.slice(hash.indexOf(':') + 1);

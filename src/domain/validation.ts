@@ -23,7 +23,7 @@ import type { CodeFormat } from './codes.js';
 import type { ErrorDescription, ErrorEntry } from './errors.js';
 import { isJsonObject } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
-import { pickKeys, UNCHECKED_FIELDS } from './workflow.js';
+import { checkedFields } from './workflow.js';
 
 const ajv = addRegistryFormats(new Ajv2020({ allErrors: true, verbose: true, strict: true }));
 ajv.addSchema(schemas);
@@ -316,8 +316,7 @@ const documentStages = stages('DocumentInput', 'Document');
  * ignored with the field. Fields ignored whatever they hold (`documents`) are not looked at.
  */
 export function checkInput(data: unknown): ErrorEntry[] {
-  const checked = isJsonObject(data) ? pickKeys(data, (key) => !UNCHECKED_FIELDS.includes(key)) : data;
-  return assetStages.input(checked);
+  return assetStages.input(isJsonObject(data) ? checkedFields(data) : data);
 }
 
 /**

@@ -90,7 +90,12 @@ export const CREATION_IGNORED_FIELDS: readonly AssetField[] = [
  * Fields an asset's own POST and PATCH ignore whatever they hold, unchecked: documents are attached through their
  * own endpoints (decisions.md §9).
  */
-export const UNCHECKED_FIELDS: readonly string[] = ['documents'];
+export const UNCHECKED_FIELDS: readonly AssetField[] = ['documents'];
+
+/** A request's data without the fields it may hold anything in (`UNCHECKED_FIELDS`). */
+export function checkedFields(data: JsonObject): JsonObject {
+  return pickKeys(data, (key) => !isOneOf(key, UNCHECKED_FIELDS));
+}
 
 export type PatchDecision =
   | { allowed: false; description: string }

@@ -5,12 +5,16 @@
  */
 import type { Services } from '../services/index.js';
 import { assetHandlers } from './assets.js';
+import { documentHandlers } from './documents.js';
+import { fileHandlers } from './files.js';
 import { serviceHandlers } from './service.js';
 import type { OperationHandlers } from './types.js';
 
 export function operationHandlers(services: Services): OperationHandlers {
   return {
     ...assetHandlers(services.assets),
+    ...documentHandlers(services.documents),
+    ...fileHandlers(services.files),
     ...serviceHandlers(services.health),
   };
 }

@@ -4,7 +4,7 @@
  * mapping between a stored record and the asset it serves, and the retry of a write that lost a race.
  */
 import type { components } from '../generated/openapi.js';
-import type { AssetRecord, AssetStore, RecordDraft } from '../store/types.js';
+import type { AssetRecord, AssetStore } from '../store/types.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
 import { isJsonObject, type JsonObject } from '../domain/json.js';
@@ -14,6 +14,7 @@ import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
 import { buildListingPage, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
+import { recordDraft } from './records.js';
 
 type Asset = components['schemas']['Asset'];
 type ListingPage = components['schemas']['ListingPage'];
@@ -59,18 +60,6 @@ export function roleFor(caller: Caller, record: AssetRecord): Role {
   if (principal.role !== 'brokers') return principal.role;
   const owns = principal.name === record.asset.owner && token !== undefined && tokenMatches(token, record.ownerTokenHash);
   return owns ? 'owner' : 'brokers';
-}
-
-/** The record a store writes for `asset` at the stamp `modified` (listing flags follow the asset). */
-function recordDraft(record: Pick<AssetRecord, 'id' | 'ownerTokenHash'>, asset: JsonObject, modified: number): RecordDraft {
-  return {
-    id: record.id,
-    ownerTokenHash: record.ownerTokenHash,
-    modified,
-    listed: asset.status !== 'draft',
-    test: asset.mode === 'test',
-    asset,
-  };
 }
 
 export class AssetService {

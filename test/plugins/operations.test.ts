@@ -1,4 +1,5 @@
 /** The operations come from the document: one handler per operationId, 405 from its paths, parameters checked. */
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import errors from '../../src/plugins/errors.js';
@@ -6,6 +7,7 @@ import operations from '../../src/plugins/operations.js';
 import { API_PREFIX, OPERATIONS, allowedMethods } from '../../src/plugins/contract.js';
 import { operationHandlers } from '../../src/routes/index.js';
 import { createServices } from '../../src/services/index.js';
+import { ensureSigningKey } from '../../src/services/signing.js';
 import type { AssetStore } from '../../src/store/types.js';
 import { KEYS, startServer, type TestServer } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
@@ -20,7 +22,20 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('the operation map', () => {
-  const handlers = (store: AssetStore) => operationHandlers(createServices(store, { timeZone: 'Europe/Kyiv', assetIdPrefix: 'UA-AR-DGF' }));
+  const handlers = (store: AssetStore) =>
+    operationHandlers(
+      createServices(
+        store,
+        { timeZone: 'Europe/Kyiv', assetIdPrefix: 'UA-AR-DGF' },
+        {
+          maxBytes: 1024,
+          publicUrl: undefined,
+          apiPrefix: API_PREFIX,
+          signingKey: ensureSigningKey(join(server.dataDir, 'ds-key.pem')).key,
+          external: undefined,
+        },
+      ),
+    );
 
   it('has exactly one handler for every operation of the document', () => {
     expect(Object.keys(handlers(server.store)).sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());

@@ -43,6 +43,40 @@ export const DEFAULT_DOCUMENT_OF = 'asset';
  */
 export const MAX_DOCUMENT_VERSIONS = 1000;
 
+/** The order a version's fields are kept and served in, whatever order a request sent them in. */
+const FIELD_ORDER: readonly string[] = [
+  'id',
+  'title',
+  'title_en',
+  'title_ru',
+  'description',
+  'description_en',
+  'description_ru',
+  'format',
+  'documentType',
+  'documentOf',
+  'url',
+  'hash',
+  'language',
+  'relatedItem',
+  'datePublished',
+  'dateModified',
+  'author',
+];
+
+/** `document` with its fields in FIELD_ORDER; keys outside it (refused by validation) follow in their own order. */
+function inFieldOrder(document: JsonObject): JsonObject {
+  const rank = (key: string) => {
+    const index = FIELD_ORDER.indexOf(key);
+    return index === -1 ? FIELD_ORDER.length : index;
+  };
+  const ordered: JsonObject = {};
+  for (const key of Object.keys(document).sort((a, b) => rank(a) - rank(b))) {
+    Object.defineProperty(ordered, key, { value: document[key], enumerable: true, writable: true, configurable: true });
+  }
+  return ordered;
+}
+
 export interface DocumentSet {
   latest: JsonObject[];
   history: JsonObject[];
@@ -101,13 +135,13 @@ export function buildNextVersion(previous: JsonObject, data: JsonObject, now: st
 /** The latest version after a PATCH's `data`: edited in place, its `url`, `hash`, dates and author untouched. */
 export function applyDocumentPatch(current: JsonObject, data: JsonObject): JsonObject {
   const changes = pickKeys(data, (key) => !GENERATED_FIELDS.includes(key) && !FILE_FIELDS.includes(key));
-  return mergePatch(current, changes);
+  return inFieldOrder(mergePatch(current, changes));
 }
 
-/** `documentOf` defaults to the asset; the document is one this module just built, so it is set in place. */
+/** `documentOf` defaulted to the asset, the fields in their order. */
 function withDefaults(document: JsonObject): JsonObject {
-  if ((document.documentOf ?? null) === null) document.documentOf = DEFAULT_DOCUMENT_OF;
-  return document;
+  const documentOf = document.documentOf ?? null;
+  return inFieldOrder(documentOf === null ? { ...document, documentOf: DEFAULT_DOCUMENT_OF } : document);
 }
 
 export function findLatest(set: DocumentSet, id: string): JsonObject | undefined {

@@ -2,6 +2,7 @@
  * A small HTTP client over undici for the suite: real requests, a cookie jar for the SERVER_ID cluster cookie,
  * Basic auth by API key, and an OpenAPI contract check on every response (see contract.ts).
  */
+import { Readable } from 'node:stream';
 import { request as undiciRequest, Agent } from 'undici';
 import { checkContract } from './contract.js';
 
@@ -12,8 +13,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** A value sent as JSON with `Content-Type: application/json` (unless `headers` says otherwise). */
   json?: unknown;
-  /** A raw body, sent as is; no Content-Type is added. */
-  body?: string | Buffer;
+  /** A raw body, sent as is (a stream is sent chunked unless `headers` give its length); no Content-Type is added. */
+  body?: string | Buffer | AsyncIterable<Uint8Array>;
   /** Owner token, sent as the `acc_token` query parameter. */
   token?: string;
   /** `false` skips the OpenAPI contract check; only for deliberately odd cases (say why at the call). */
@@ -28,6 +29,8 @@ export interface Response {
   headers: Record<string, string>;
   setCookies: string[];
   text: string;
+  /** The body's bytes as they came (files from the document service). */
+  raw: Buffer;
   /** Parsed body when it is JSON, else undefined. */
   json: any;
 }
@@ -77,12 +80,14 @@ export class Client {
     if (key !== undefined) headers.authorization = 'Basic ' + Buffer.from(`${key}:`).toString('base64');
     const cookie = this.cookieHeader();
     if (cookie) headers.cookie = cookie;
-    let body: string | Buffer | undefined;
+    let body: string | Buffer | Readable | undefined;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers['content-type'] = 'application/json';
-    } else if (options.body !== undefined) {
+    } else if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) {
       body = options.body;
+    } else if (options.body !== undefined) {
+      body = Readable.from(options.body, { objectMode: false });
     }
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
 
@@ -92,7 +97,8 @@ export class Client {
       body,
       dispatcher,
     });
-    const text = await res.body.text();
+    const raw = Buffer.from(await res.body.arrayBuffer());
+    const text = raw.toString('utf8');
     const out: Record<string, string> = {};
     let setCookies: string[] = [];
     for (const [k, v] of Object.entries(res.headers)) {
@@ -113,7 +119,7 @@ export class Client {
         json = undefined;
       }
     }
-    const response: Response = { status: res.statusCode, headers: out, setCookies, text, json };
+    const response: Response = { status: res.statusCode, headers: out, setCookies, text, raw, json };
     if (options.contract !== false) checkContract(method, path, response);
     return response;
   }

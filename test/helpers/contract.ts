@@ -80,6 +80,7 @@ function load(): Loaded {
   // The server validates these code lists itself; here any string passes.
   for (const f of ['cav-code', 'rec20-unit', 'iso4217', 'ora-scheme']) ajv.addFormat(f, () => true);
   ajv.addFormat('md5', /^[0-9a-f]{32}$/i);
+  ajv.addFormat('md5-hash', /^md5:[0-9a-f]{32}$/i);
   // OpenAPI keywords that are not JSON Schema: no-ops (annotations) so strict mode stays on for everything else.
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
   ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'tags', 'security', 'webhooks', 'jsonSchemaDialect']);
@@ -132,6 +133,14 @@ function matchRoute(l: Loaded, pathname: string): Route | undefined {
     if (r) return r;
   }
   return undefined;
+}
+
+/** Whether a declared media type or range (`application/pdf`, `image/*`, `*\/*`) covers a response's Content-Type. */
+function mediaRangeMatches(declared: string, contentType: string): boolean {
+  const actual = contentType.split(';')[0]!.trim().toLowerCase();
+  if (declared === '*/*') return actual.includes('/');
+  if (declared.endsWith('/*')) return actual.startsWith(declared.slice(0, -1));
+  return actual === declared;
 }
 
 function decodeJsonp(text: string): unknown {
@@ -202,7 +211,7 @@ export function checkContract(method: string, path: string, res: ContractRespons
     return;
   } else if (mediaTypes.length > 0 && !mediaTypes.includes('application/json')) {
     // A non-JSON document (e.g. YAML): the declared type, schema not checked.
-    const declared = mediaTypes.find((m) => ctype.startsWith(m));
+    const declared = mediaTypes.find((m) => mediaRangeMatches(m, ctype));
     if (!declared) fail(method, path, res, `content-type not declared (declared: ${mediaTypes.join(', ')})`);
     return;
   } else {

@@ -192,7 +192,8 @@ export interface paths {
          * Store a file
          * @description Stores the bytes of the multipart part named `file` and answers the `url`, `hash`, `format` and `title`
          *     to attach it to an asset with (`POST /assets/{asset_id}/documents`). `format` is the part's content type
-         *     (`application/octet-stream` when it has none or an unusable one), `title` its file name, `hash` `md5:` and
+         *     without parameters (`text/plain` when it has none, as RFC 7578 says; `application/octet-stream` when it is
+         *     not a media type), `title` its file name, `hash` `md5:` and
          *     the MD5 of the bytes. The `url` is permanent and signed (Ed25519, see `GET /ds/get/{key}`); it is on the
          *     origin the upload came in by, or on the `PUBLIC_URL` setting. Other parts are ignored.
          *

@@ -45,6 +45,8 @@ export interface TestServer {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   url: string;
   dataDir: string;
+  /** The server's own MongoDB database, when the suite runs on MongoDB. */
+  mongodbUri?: string;
   app: FastifyInstance;
   store: AssetStore;
   close(): Promise<void>;
@@ -87,6 +89,7 @@ export async function startServer(settings: Record<string, string> = {}): Promis
   return {
     url: `http://127.0.0.1:${port}`,
     dataDir,
+    mongodbUri: config.mongodbUri,
     app,
     store,
     async close() {

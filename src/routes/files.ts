@@ -1,5 +1,5 @@
 /** The built-in document service's operations: upload (multipart, streamed) and signed download. */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { FastifyRequest } from 'fastify';
@@ -10,9 +10,9 @@ import { origin } from './http.js';
 import type { OperationHandlers, Reply } from './types.js';
 
 /**
- * A young-generation collection. Every chunk of a request body is a fresh buffer that dies as soon as it is
- * written, but V8 counts such buffers only against an external-memory allowance of 64 MiB before it collects
- * them: without help, a 20 MiB upload would leave 20 MiB of dead chunks resident. A scavenge of the young
+ * A young-generation collection. Every chunk of a file, uploaded or downloaded, is a fresh buffer that dies as
+ * soon as it is written, but V8 counts such buffers only against an external-memory allowance of 64 MiB before
+ * it collects them: without help, a 20 MiB upload would leave 20 MiB of dead chunks resident. A scavenge of the young
  * generation is cheap (well under a millisecond here) and frees them. `gc` is exposed at run time, for this
  * module only, so that no start command needs a flag.
  */
@@ -20,21 +20,26 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
 const collectYoung = (): void => gc({ type: 'minor' });
 
-/** How many bytes of an upload pass between two young-generation collections. */
+/** How many bytes of a file pass between two young-generation collections. */
 const COLLECT_EVERY_BYTES = 2 * 1024 * 1024;
+
+/** The chunks of `source`, with a young-generation collection every COLLECT_EVERY_BYTES. */
+async function* collectingAsItGoes(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
+  let sinceCollection = 0;
+  for await (const chunk of source) {
+    yield chunk as Uint8Array;
+    sinceCollection += (chunk as Uint8Array).length;
+    if (sinceCollection >= COLLECT_EVERY_BYTES) {
+      sinceCollection = 0;
+      collectYoung();
+    }
+  }
+}
 
 /** The part's bytes as they arrive; a form that breaks off or is malformed is the client's fault (400), not a 500. */
 async function* partBytes(file: Readable): AsyncGenerator<Uint8Array> {
-  let sinceCollection = 0;
   try {
-    for await (const chunk of file) {
-      yield chunk as Uint8Array;
-      sinceCollection += (chunk as Uint8Array).length;
-      if (sinceCollection >= COLLECT_EVERY_BYTES) {
-        sinceCollection = 0;
-        collectYoung();
-      }
-    }
+    yield* collectingAsItGoes(file);
   } catch (error) {
     throw unreadableForm(error);
   }
@@ -95,7 +100,7 @@ export function fileHandlers(files: FileService): Pick<OperationHandlers, 'uploa
         .type(info.contentType)
         .header('content-length', info.size)
         .header('content-disposition', contentDisposition(info.filename))
-        .send(content);
+        .send(Readable.from(collectingAsItGoes(content), { objectMode: false }));
     },
   };
 }

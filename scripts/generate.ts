@@ -3,23 +3,21 @@
  *   openapi.d.ts   TypeScript types of paths and components (openapi-typescript)
  *   schemas.json   the component schemas as one JSON Schema 2020-12 document for Ajv (refs → #/$defs/X, no x-*)
  *   openapi.json   the document itself as JSON: served as is, and read at start-up to wire the operations
- *   docs.html      the documentation page (Redocly, scripts inlined: it loads nothing at view time)
+ * and the settings schema of src/config.ts → README.md's settings table (between its `settings` markers).
  *
  * `npm run generate` writes them; `npm run generate -- --check` writes nothing and exits 1 when any is stale.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { OpenAPI3 } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { settingsTable } from '../src/config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'openapi', 'openapi.yaml');
-const OUT_DIR = join(ROOT, 'src', 'generated');
+const README = join(ROOT, 'README.md');
 const NOTE = 'generated from openapi/openapi.yaml by scripts/generate.ts — do not edit; run `npm run generate`';
 
 /** Keywords whose value maps names to schemas (so an `x-` key there is a name, not an extension). */
@@ -62,48 +60,38 @@ async function typesFile(document: OpenAPI3): Promise<string> {
   return `// ${NOTE}\n${astToString(ast)}`;
 }
 
-async function docsPage(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'registry-docs-'));
-  try {
-    const output = join(dir, 'docs.html');
-    const cli = join(ROOT, 'node_modules', '.bin', 'redocly');
-    await promisify(execFile)(cli, ['build-docs', SOURCE, '--inlineBundle', '--output', output], {
-      cwd: ROOT,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const html = await readFile(output, 'utf8');
-    return html.replace(/^<!DOCTYPE html>\n?/i, `<!DOCTYPE html>\n<!-- ${NOTE} -->\n`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+/** README.md with the settings table between `<!-- settings:start ... -->` and `<!-- settings:end -->` rewritten. */
+export function withSettingsTable(readme: string): string {
+  const section = /(<!-- settings:start[^>]*-->\n)[\s\S]*?(<!-- settings:end -->)/;
+  if (!section.test(readme)) throw new Error('README.md has no <!-- settings:start --> ... <!-- settings:end --> markers');
+  return readme.replace(section, (_match, start: string, end: string) => `${start}${settingsTable()}\n${end}`);
 }
 
-/** Every generated file, by name inside src/generated/, with its content. */
+/** Every generated file, by path inside the checkout, with its content. */
 export async function generate(): Promise<Map<string, string>> {
   const document = parse(await readFile(SOURCE, 'utf8')) as OpenAPI3;
   return new Map([
-    ['openapi.d.ts', await typesFile(document)],
-    ['schemas.json', schemasDocument(document)],
-    ['openapi.json', `${JSON.stringify(document)}\n`],
-    ['docs.html', await docsPage()],
+    ['src/generated/openapi.d.ts', await typesFile(document)],
+    ['src/generated/schemas.json', schemasDocument(document)],
+    ['src/generated/openapi.json', `${JSON.stringify(document)}\n`],
+    ['README.md', withSettingsTable(await readFile(README, 'utf8'))],
   ]);
 }
 
 async function main(check: boolean): Promise<number> {
   const stale: string[] = [];
   for (const [name, content] of await generate()) {
-    const path = join(OUT_DIR, name);
+    const path = join(ROOT, name);
     const current = await readFile(path, 'utf8').catch(() => undefined);
     if (current === content) continue;
     if (check) stale.push(name);
     else await writeFile(path, content);
   }
   if (check && stale.length > 0) {
-    console.error(`src/generated is stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.`);
+    console.error(`Generated files are stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.`);
     return 1;
   }
-  if (check) console.log('src/generated is up to date.');
+  if (check) console.log('Generated files are up to date.');
   return 0;
 }
 

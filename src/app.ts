@@ -17,6 +17,7 @@ import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
 import content from './plugins/content.js';
 import options from './plugins/options.js';
+import docsPage from './plugins/docs-page.js';
 import operations from './plugins/operations.js';
 import { API_PREFIX } from './plugins/contract.js';
 import { ensureSigningKey, type SigningKey } from './services/signing.js';
@@ -56,9 +57,11 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: true,
-    querystringParser: lastValues,
-    // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
-    maxParamLength: 1000,
+    routerOptions: {
+      querystringParser: lastValues,
+      // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
+      maxParamLength: 1000,
+    },
     // Parameters are validated as the document declares them: typed by coercion, no defaults written into the
     // request (the listing echoes only what was sent), nothing removed.
     ajv: { customOptions: { coerceTypes: true, useDefaults: false, removeAdditional: false, allErrors: false } },
@@ -77,6 +80,7 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
   await app.register(options);
   // Last of the onSend hooks: it sees the reply exactly as it leaves (JSONP wrapped, content type set).
   if (config.validateReplies) await app.register(replyValidation);
+  await app.register(docsPage, { prefix: API_PREFIX });
 
   const services = createServices(
     store,

@@ -1,10 +1,13 @@
 /**
  * Settings, from the environment or the mirroring command-line flags (`--port 8080` = `PORT=8080`).
- * The defaults serve a working registry with no settings at all.
+ * One JSON Schema says each setting's type, default and meaning: Ajv checks and converts the values with it, and
+ * `--help` and the README's settings table are written from it. The defaults serve a working registry with no
+ * settings at all.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
 
 export interface Config {
   host: string;
@@ -24,46 +27,193 @@ export interface Config {
   logLevel: string;
   /** Largest request body accepted, in bytes (413 above it). */
   bodyLimit: number;
+  /** Check every reply against the OpenAPI document and answer 500 on a violation. */
+  validateReplies: boolean;
+  /** Milliseconds a graceful shutdown may take before the process exits anyway. */
+  closeGraceDelay: number;
   /** Largest file the built-in document service stores, in bytes (413 above it). */
   dsMaxBytes: number;
   /** The document service's Ed25519 key pair (PEM); created on first start. */
   dsKeyFile: string;
-  /** An external document service whose download URLs documents may point at (`<this>/get/<key>?KeyID&Signature`). */
+  /** An external document service whose download URLs documents may carry (`<this>/get/<key>?KeyID&Signature`). */
   dsDownloadUrl: string | undefined;
-  /** The external document service's Ed25519 public keys, 64 hex characters each. */
+  /** The external document service's Ed25519 public keys, 64 lowercase hex characters each. */
   dsPublicKeys: string[];
-  /** The registry's public address (`https://registry.example.org`) for the document service's URLs. */
+  /** The registry's public address (`https://registry.example.org`), for the document service's URLs. */
   publicUrl: string | undefined;
-  /** Check every reply against the OpenAPI document (500 on a breach); the test suite runs with it on. */
-  validateReplies: boolean;
 }
 
-/** One row per setting: the environment name, the flag, the default and what it means (README and --help). */
-export const SETTINGS = [
-  ['HOST', '127.0.0.1', 'address the HTTP server listens on'],
-  ['PORT', '6543', 'port the HTTP server listens on'],
-  ['DATA_DIR', './data', 'embedded store folder (SQLite); several processes on one machine may share it'],
-  ['MONGODB_URI', '', 'use MongoDB instead of the embedded store; database from the path, `registry` when none'],
-  ['AUTH_FILE', '$DATA_DIR/auth.ini', 'API keys (INI: [role] name = key); created with fresh keys when absent'],
-  ['SERVER_ID', 'host name', "this node's name in the cluster cookie"],
-  ['COOKIE_SECRET', 'random per process', 'signs the SERVER_ID cookie; the same value on every node'],
-  ['RATE_LIMIT_MAX', '1200', 'requests per window per client address'],
-  ['RATE_LIMIT_WINDOW', '1 minute', 'rate window: milliseconds or words'],
-  ['REDIS_URL', '', 'share rate counters across the nodes of a cluster'],
-  ['TRUST_PROXY', 'false', 'behind a load balancer: true, a hop count or addresses, so the client address is used'],
-  ['ASSET_ID_PREFIX', 'UA-AR-DGF', 'prefix of assetID'],
-  ['TZ', 'Europe/Kyiv', 'time zone of the dates the registry writes'],
-  ['LOG_LEVEL', 'info', 'pino log level'],
-  ['BODY_LIMIT', '1048576', 'largest request body in bytes'],
-  ['DS_MAX_BYTES', '52428800', 'largest file the built-in document service stores, in bytes'],
-  ['DS_KEY_FILE', '$DATA_DIR/ds-key.pem', "the document service's Ed25519 key pair; created when absent; the same file on every node"],
-  ['DS_DOWNLOAD_URL', '', 'an external document service documents may also come from (its URLs: <this>/get/<key>?KeyID&Signature)'],
-  ['DS_PUBLIC_KEYS', '', "the external document service's Ed25519 public keys, hex, comma-separated"],
-  ['PUBLIC_URL', '', "the registry's public address, for the document service's URLs (default: the request's origin)"],
-  ['VALIDATE_REPLIES', 'false', 'check every reply against the OpenAPI document and answer 500 on a breach (tests run with it on)'],
-] as const;
+/** The settings by name, as the schema checks and converts them; unset ones without a default stay absent. */
+interface Settings {
+  HOST: string;
+  PORT: number;
+  DATA_DIR: string;
+  MONGODB_URI?: string;
+  AUTH_FILE?: string;
+  SERVER_ID?: string;
+  COOKIE_SECRET?: string;
+  RATE_LIMIT_MAX: number;
+  RATE_LIMIT_WINDOW: number | string;
+  REDIS_URL?: string;
+  TRUST_PROXY: boolean | number | string;
+  ASSET_ID_PREFIX: string;
+  TZ: string;
+  LOG_LEVEL: string;
+  BODY_LIMIT: number;
+  VALIDATE_REPLIES: boolean;
+  CLOSE_GRACE_DELAY: number;
+  DS_MAX_BYTES: number;
+  DS_KEY_FILE?: string;
+  DS_DOWNLOAD_URL?: string;
+  DS_PUBLIC_KEYS?: string;
+  PUBLIC_URL?: string;
+}
+
+/**
+ * Every setting: its type, its default and what it means. `x-default` tells people the default that is worked out
+ * at start-up (`default` holds the constant ones); the description of a branch of `anyOf` names that kind of value.
+ */
+export const SETTINGS_SCHEMA: JSONSchemaType<Settings> = {
+  type: 'object',
+  properties: {
+    HOST: { type: 'string', default: '127.0.0.1', description: 'address the HTTP server listens on' },
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 6543, description: 'port the HTTP server listens on' },
+    DATA_DIR: {
+      type: 'string',
+      default: './data',
+      description: 'embedded store folder (SQLite file `registry.sqlite`); several processes on one machine may share it',
+    },
+    MONGODB_URI: {
+      type: 'string',
+      nullable: true,
+      description: 'use MongoDB instead of the embedded store; the database is the URI\'s path, `registry` when none',
+    },
+    AUTH_FILE: {
+      type: 'string',
+      nullable: true,
+      'x-default': '`$DATA_DIR/auth.ini`',
+      description: 'API keys (INI: `[role]`, `name = key`); created with fresh random keys, printed once, when absent',
+    },
+    SERVER_ID: {
+      type: 'string',
+      nullable: true,
+      'x-default': 'host name',
+      description: "this node's name in the cluster cookie (letters, digits, `_`, `-`, `.`)",
+    },
+    COOKIE_SECRET: {
+      type: 'string',
+      nullable: true,
+      'x-default': 'random per process',
+      description: 'signs the cluster cookie; set the same value on every node',
+    },
+    RATE_LIMIT_MAX: {
+      type: 'integer',
+      minimum: 0,
+      default: 1200,
+      description: 'requests per window per client address',
+    },
+    RATE_LIMIT_WINDOW: {
+      anyOf: [
+        { type: 'integer', minimum: 1, description: 'milliseconds' },
+        { type: 'string', pattern: '\\D', description: 'words (`1 minute`)' },
+      ],
+      default: 60_000,
+      description: 'the rate window',
+    },
+    REDIS_URL: {
+      type: 'string',
+      nullable: true,
+      description: 'keep rate counters in Redis, so a whole cluster enforces one limit per client',
+    },
+    TRUST_PROXY: {
+      anyOf: [
+        { type: 'boolean', description: '`true` or `false`' },
+        { type: 'integer', minimum: 0, description: 'a hop count' },
+        { type: 'string', minLength: 1, description: 'addresses and subnets (`127.0.0.1,10.0.0.0/8`)' },
+      ],
+      default: false,
+      description: "behind a load balancer: which proxies to trust, so that the client's address is used",
+    },
+    ASSET_ID_PREFIX: { type: 'string', default: 'UA-AR-DGF', description: 'prefix of `assetID`' },
+    TZ: {
+      type: 'string',
+      format: 'time-zone',
+      default: 'Europe/Kyiv',
+      description: 'time zone of the dates the registry writes',
+    },
+    LOG_LEVEL: {
+      type: 'string',
+      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      default: 'info',
+      description: 'pino log level',
+    },
+    BODY_LIMIT: {
+      type: 'integer',
+      minimum: 1,
+      default: 1_048_576,
+      description: 'largest request body in bytes (413 above)',
+    },
+    VALIDATE_REPLIES: {
+      type: 'boolean',
+      default: false,
+      description:
+        'check every reply against the OpenAPI document and answer 500 on a violation; the test suite runs with it on',
+    },
+    CLOSE_GRACE_DELAY: {
+      type: 'integer',
+      minimum: 0,
+      default: 10_000,
+      description:
+        'on SIGTERM or SIGINT: milliseconds to finish the requests in flight and close the store before exiting anyway',
+    },
+    DS_MAX_BYTES: {
+      type: 'integer',
+      minimum: 1,
+      default: 52_428_800,
+      description: 'largest file the built-in document service stores, in bytes (413 above; nothing of it is kept)',
+    },
+    DS_KEY_FILE: {
+      type: 'string',
+      nullable: true,
+      'x-default': '`$DATA_DIR/ds-key.pem`',
+      description:
+        "the document service's Ed25519 key pair (PEM), which signs its download URLs; created when absent; the same file on every node",
+    },
+    DS_DOWNLOAD_URL: {
+      type: 'string',
+      nullable: true,
+      pattern: '^https?://[^?#]+[^/?#]$',
+      'x-value': 'an http or https URL without query, fragment or final `/`',
+      description:
+        'an external document service whose files documents may point at too (its URLs: `<DS_DOWNLOAD_URL>/get/<key>?KeyID=…&Signature=…`)',
+    },
+    DS_PUBLIC_KEYS: {
+      type: 'string',
+      nullable: true,
+      pattern: '^[0-9a-fA-F]{64}( *, *[0-9a-fA-F]{64})*$',
+      'x-value': 'keys of 64 hexadecimal characters, comma-separated',
+      description: "the external document service's Ed25519 public keys, 64 hexadecimal characters each, comma-separated",
+    },
+    PUBLIC_URL: {
+      type: 'string',
+      nullable: true,
+      pattern: '^https?://[^?#]+[^/?#]$',
+      'x-value': 'an http or https URL without query, fragment or final `/`',
+      'x-default': "the request's origin",
+      description:
+        "the registry's public address (`https://registry.example.org`), on which the document service's URLs are written and accepted",
+    },
+  },
+  required: [],
+  additionalProperties: false,
+};
 
 type Source = Record<string, string | undefined>;
+
+export const SETTING_NAMES = Object.keys(SETTINGS_SCHEMA.properties ?? {}) as (keyof Settings)[];
+
+/** The flag that mirrors a setting: `DATA_DIR` → `--data-dir`. */
+export const flagOf = (name: string): string => `--${name.toLowerCase().replace(/_/g, '-')}`;
 
 /** Reads `--name value` and `--name=value` flags into environment-style keys (`--data-dir` → DATA_DIR). */
 export function flagsToEnv(argv: readonly string[]): Source {
@@ -78,74 +228,135 @@ export function flagsToEnv(argv: readonly string[]): Source {
   return out;
 }
 
-/** `true`/`false`, a hop count (`1`), or addresses and subnets (`127.0.0.1,10.0.0.0/8`), as Fastify takes them. */
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  if (value === undefined || value === '' || value === 'false') return false;
-  if (value === 'true') return true;
-  return /^\d+$/.test(value) ? Number(value) : value;
-}
-
-function parseWindow(value: string | undefined): number | string {
-  if (!value) return 60_000;
-  return /^\d+$/.test(value) ? Number(value) : value;
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
-  return n;
-}
-
-/** An absolute http(s) URL without a trailing slash, or undefined when not set. */
-function baseUrl(name: string, value: string | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  let url: URL;
+function isTimeZone(name: string): boolean {
   try {
-    url = new URL(value);
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
   } catch {
-    throw new Error(`${name} must be an absolute http or https URL, got "${value}"`);
+    return false;
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
-    throw new Error(`${name} must be an http or https URL without query or fragment, got "${value}"`);
-  }
-  return value.replace(/\/+$/, '');
 }
 
-/** Ed25519 public keys as 64 hex characters each, comma-separated. */
-function publicKeys(value: string | undefined): string[] {
-  if (value === undefined || value.trim() === '') return [];
-  return value.split(',').map((part) => {
-    const key = part.trim().toLowerCase();
-    if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`DS_PUBLIC_KEYS must hold 64 hexadecimal characters per key, got "${part}"`);
-    return key;
-  });
+// coerceTypes turns the strings of the environment into the schema's numbers and booleans (inside anyOf, the first
+// branch that accepts the text wins); useDefaults fills in the constant defaults.
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false });
+ajv.addKeyword('x-default');
+ajv.addKeyword('x-value');
+ajv.addFormat('time-zone', isTimeZone);
+const validateSettings = ajv.compile(SETTINGS_SCHEMA);
+
+interface SettingSchema {
+  type?: string;
+  anyOf?: SettingSchema[];
+  enum?: readonly string[];
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+  description?: string;
+  default?: unknown;
+  'x-default'?: string;
+  /** The kind of value in words, where the type alone does not say it (a pattern's). */
+  'x-value'?: string;
 }
 
+const settingSchema = (name: string): SettingSchema =>
+  (SETTINGS_SCHEMA.properties as Record<string, SettingSchema>)[name] ?? {};
+
+/** The kind of value a setting takes, in words (`a whole number from 0 to 65535`), for people and error messages. */
+export function valueText(schema: SettingSchema): string {
+  if (schema['x-value'] !== undefined) return schema['x-value'];
+  if (schema.anyOf) return schema.anyOf.map((branch) => branch.description ?? valueText(branch)).join(', or ');
+  if (schema.enum) return `one of ${schema.enum.join(', ')}`;
+  if (schema.type === 'boolean') return '`true` or `false`';
+  if (schema.type === 'integer') {
+    const { minimum, maximum } = schema;
+    if (minimum !== undefined && maximum !== undefined) return `a whole number from ${minimum} to ${maximum}`;
+    return minimum !== undefined ? `a whole number, at least ${minimum}` : 'a whole number';
+  }
+  if (schema.format === 'time-zone') return 'a time zone name (`Europe/Kyiv`, `UTC`)';
+  return 'text';
+}
+
+/** The default as people read it: the constant, the one worked out at start-up, or "unset". */
+export function defaultText(schema: SettingSchema): string {
+  if (schema['x-default'] !== undefined) return schema['x-default'];
+  return schema.default === undefined ? 'unset' : String(schema.default);
+}
+
+/** A setting that is unknown or has a value its schema refuses: start-up stops with this message. */
+export class SettingError extends Error {}
+
+function settingError(error: ErrorObject, given: Source): SettingError {
+  const name = error.instancePath.slice(1);
+  const schema = settingSchema(name);
+  const expected = valueText(schema).replace(/`/g, '');
+  return new SettingError(`${name} must be ${expected} (${schema.description}), got "${given[name] ?? ''}"`);
+}
+
+/** Every setting from the environment and the flags (a flag wins); an empty value counts as unset. */
 export function loadConfig(env: Source = process.env, argv: readonly string[] = process.argv.slice(2)): Config {
-  const s: Source = { ...env, ...flagsToEnv(argv) };
-  const dataDir = s.DATA_DIR || './data';
+  const flags = flagsToEnv(argv);
+  const unknown = Object.keys(flags).filter((name) => !(SETTING_NAMES as string[]).includes(name));
+  if (unknown.length > 0) throw new SettingError(`unknown flag ${flagOf(unknown[0]!)} (see --help)`);
+  const given: Source = {};
+  for (const name of SETTING_NAMES) {
+    const value = flags[name] ?? env[name];
+    if (value !== undefined && value !== '') given[name] = value;
+  }
+  const settings: unknown = { ...given };
+  if (!validateSettings(settings)) throw settingError(validateSettings.errors![0]!, given);
+  const s = settings as Settings;
   return {
-    host: s.HOST || '127.0.0.1',
-    port: positiveInt('PORT', s.PORT, 6543),
-    dataDir,
-    mongodbUri: s.MONGODB_URI || undefined,
-    authFile: s.AUTH_FILE || join(dataDir, 'auth.ini'),
-    serverId: s.SERVER_ID || hostname(),
-    cookieSecret: s.COOKIE_SECRET || randomBytes(32).toString('hex'),
-    rateLimitMax: positiveInt('RATE_LIMIT_MAX', s.RATE_LIMIT_MAX, 1200),
-    rateLimitWindow: parseWindow(s.RATE_LIMIT_WINDOW),
-    redisUrl: s.REDIS_URL || undefined,
-    trustProxy: parseTrustProxy(s.TRUST_PROXY),
-    assetIdPrefix: s.ASSET_ID_PREFIX || 'UA-AR-DGF',
-    timeZone: s.TZ || 'Europe/Kyiv',
-    logLevel: s.LOG_LEVEL || 'info',
-    bodyLimit: positiveInt('BODY_LIMIT', s.BODY_LIMIT, 1_048_576),
-    dsMaxBytes: positiveInt('DS_MAX_BYTES', s.DS_MAX_BYTES, 52_428_800),
-    dsKeyFile: s.DS_KEY_FILE || join(dataDir, 'ds-key.pem'),
-    dsDownloadUrl: baseUrl('DS_DOWNLOAD_URL', s.DS_DOWNLOAD_URL),
-    dsPublicKeys: publicKeys(s.DS_PUBLIC_KEYS),
-    publicUrl: baseUrl('PUBLIC_URL', s.PUBLIC_URL),
-    validateReplies: s.VALIDATE_REPLIES === 'true',
+    host: s.HOST,
+    port: s.PORT,
+    dataDir: s.DATA_DIR,
+    mongodbUri: s.MONGODB_URI,
+    authFile: s.AUTH_FILE ?? join(s.DATA_DIR, 'auth.ini'),
+    serverId: s.SERVER_ID ?? hostname(),
+    cookieSecret: s.COOKIE_SECRET ?? randomBytes(32).toString('hex'),
+    rateLimitMax: s.RATE_LIMIT_MAX,
+    rateLimitWindow: s.RATE_LIMIT_WINDOW,
+    redisUrl: s.REDIS_URL,
+    trustProxy: s.TRUST_PROXY,
+    assetIdPrefix: s.ASSET_ID_PREFIX,
+    timeZone: s.TZ,
+    logLevel: s.LOG_LEVEL,
+    bodyLimit: s.BODY_LIMIT,
+    validateReplies: s.VALIDATE_REPLIES,
+    closeGraceDelay: s.CLOSE_GRACE_DELAY,
+    dsMaxBytes: s.DS_MAX_BYTES,
+    dsKeyFile: s.DS_KEY_FILE ?? join(s.DATA_DIR, 'ds-key.pem'),
+    dsDownloadUrl: s.DS_DOWNLOAD_URL,
+    dsPublicKeys: s.DS_PUBLIC_KEYS === undefined ? [] : s.DS_PUBLIC_KEYS.split(',').map((key) => key.trim().toLowerCase()),
+    publicUrl: s.PUBLIC_URL,
   };
+}
+
+/** `--help`: every setting with its flag, the values it takes, its default and its meaning. */
+export function helpText(): string {
+  const blocks = SETTING_NAMES.map((name) => {
+    const schema = settingSchema(name);
+    const plain = (text: string) => text.replace(/`/g, '');
+    return (
+      `  ${name}, ${flagOf(name)}\n` +
+      `      ${plain(schema.description ?? '')}\n` +
+      `      value: ${plain(valueText(schema))}; default: ${plain(defaultText(schema))}`
+    );
+  });
+  return (
+    'claimrights-registry: settings, each an environment variable or the matching flag (PORT=8080 or --port 8080);\n' +
+    'a flag wins over the environment, an empty value counts as unset.\n\n' +
+    `${blocks.join('\n')}\n`
+  );
+}
+
+/** The README's settings table (Markdown), written by `npm run generate` between its markers. */
+export function settingsTable(): string {
+  const rows = SETTING_NAMES.map((name) => {
+    const schema = settingSchema(name);
+    const fallback = defaultText(schema);
+    const shownDefault = schema['x-default'] !== undefined || schema.default === undefined ? fallback : `\`${fallback}\``;
+    return `| \`${name}\` | ${shownDefault} | ${valueText(schema)} | ${schema.description ?? ''} |`;
+  });
+  return ['| Setting | Default | Value | Meaning |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -1,24 +1,19 @@
 /**
- * Entry point: settings → store → app → listen. SIGTERM/SIGINT stop accepting requests, let the ones in
- * flight finish, then close the store.
+ * Entry point: settings → store → app → listen. On SIGTERM, SIGINT (and the other termination signals, or an
+ * uncaught error) close-with-grace runs the shutdown once: the server stops accepting requests and lets the ones in
+ * flight finish, then the store closes. A shutdown that takes longer than CLOSE_GRACE_DELAY, or a second signal,
+ * ends the process at once (exit code 1).
  */
-import { loadConfig, SETTINGS } from './config.js';
+import closeWithGrace from 'close-with-grace';
+import { helpText, loadConfig, SettingError } from './config.js';
 import { ensureAuthFile } from './plugins/auth.js';
 import { openStore } from './store/index.js';
 import { buildApp } from './app.js';
 import { ensureSigningKey } from './services/signing.js';
 
-function printHelp(): void {
-  const lines = SETTINGS.map(([name, fallback, meaning]) => {
-    const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
-    return `  ${name.padEnd(18)} ${flag.padEnd(21)} default ${fallback}: ${meaning}`;
-  });
-  process.stdout.write(`claimrights-registry: settings (environment variable or flag)\n${lines.join('\n')}\n`);
-}
-
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    printHelp();
+    process.stdout.write(helpText());
     return;
   }
   const config = loadConfig();
@@ -37,22 +32,22 @@ async function main(): Promise<void> {
   const store = await openStore(config);
   const app = await buildApp({ config, store, keys, signingKey: signing.key });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await store.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  closeWithGrace(
+    { delay: config.closeGraceDelay, logger: { error: (reason: unknown) => app.log.error({ err: reason }, 'shutdown cut short') } },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+      else app.log.info({ signal }, 'shutting down');
+      await app.close();
+      await store.close();
+    },
+  );
 
   await app.listen({ host: config.host, port: config.port });
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`registry failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  // A bad setting is the user's to fix: its message says which and why, a stack trace would only hide it.
+  const text = error instanceof SettingError ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`registry failed to start: ${text}\n`);
   process.exit(1);
 });

@@ -1,7 +1,8 @@
 /** decisions.md §1: every setting, its default, and the command-line flag that mirrors it. */
 import { hostname } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { flagsToEnv, loadConfig, SETTINGS } from '../src/config.js';
+import { flagOf, flagsToEnv, helpText, loadConfig, SETTING_NAMES, SETTINGS_SCHEMA, settingsTable } from '../src/config.js';
 
 describe('settings (decisions.md §1)', () => {
   it('defaults serve a registry with no settings at all', () => {
@@ -76,8 +77,8 @@ describe('settings (decisions.md §1)', () => {
     expect(config.port).toBe(2222);
     expect(config.timeZone).toBe('Europe/Warsaw');
     expect(config.dataDir).toBe('/tmp/x');
-    for (const [name] of SETTINGS) {
-      const flag = `--${name.toLowerCase().replace(/_/g, '-')}`;
+    for (const name of SETTING_NAMES) {
+      const flag = flagOf(name);
       expect(flagsToEnv([flag, 'v'])).toEqual({ [name]: 'v' });
     }
   });
@@ -100,5 +101,53 @@ describe('settings (decisions.md §1)', () => {
     ['BODY_LIMIT', '1.5'],
   ])('refuses %s=%s with a message naming the setting', (name, value) => {
     expect(() => loadConfig({ [name]: value }, [])).toThrow(name);
+  });
+
+  it('refuses a value of the wrong kind with the setting, what it takes and what was given', () => {
+    expect(() => loadConfig({ PORT: 'eighty' }, [])).toThrow(
+      'PORT must be a whole number from 0 to 65535 (port the HTTP server listens on), got "eighty"',
+    );
+    expect(() => loadConfig({ RATE_LIMIT_WINDOW: '0' }, [])).toThrow(/^RATE_LIMIT_WINDOW must be milliseconds, or words/);
+    expect(() => loadConfig({ TZ: 'Mars/Olympus' }, [])).toThrow(/^TZ must be a time zone name/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' }, [])).toThrow(/^LOG_LEVEL must be one of fatal, error, warn, info/);
+    expect(() => loadConfig({ VALIDATE_REPLIES: 'yes' }, [])).toThrow(/^VALIDATE_REPLIES must be true or false/);
+  });
+
+  it('an empty value counts as unset', () => {
+    const config = loadConfig({ PORT: '', MONGODB_URI: '', REDIS_URL: '', TRUST_PROXY: '' }, []);
+    expect(config).toMatchObject({ port: 6543, mongodbUri: undefined, redisUrl: undefined, trustProxy: false });
+  });
+
+  it('refuses a flag that names no setting', () => {
+    expect(() => loadConfig({}, ['--prot', '8080'])).toThrow('unknown flag --prot');
+  });
+
+  it('VALIDATE_REPLIES is off unless set, and takes true or false', () => {
+    expect(loadConfig({}, []).validateReplies).toBe(false);
+    expect(loadConfig({ VALIDATE_REPLIES: 'true' }, []).validateReplies).toBe(true);
+    expect(loadConfig({ VALIDATE_REPLIES: 'true' }, ['--validate-replies', 'false']).validateReplies).toBe(false);
+  });
+
+  it('CLOSE_GRACE_DELAY bounds a shutdown: 10 seconds unless set', () => {
+    expect(loadConfig({}, []).closeGraceDelay).toBe(10_000);
+    expect(loadConfig({ CLOSE_GRACE_DELAY: '2500' }, []).closeGraceDelay).toBe(2500);
+  });
+
+  it('every setting says what it means', () => {
+    for (const name of SETTING_NAMES) {
+      expect((SETTINGS_SCHEMA.properties![name] as { description?: string }).description, name).toBeTruthy();
+    }
+  });
+
+  it('--help names every setting and its flag', () => {
+    const help = helpText();
+    for (const name of SETTING_NAMES) expect(help).toContain(`  ${name}, ${flagOf(name)}\n`);
+  });
+
+  it("the README's settings table is the one the schema gives (npm run generate writes it)", async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const section = /<!-- settings:start[^>]*-->\n([\s\S]*?)\n<!-- settings:end -->/.exec(readme);
+    expect(section, 'README.md has the settings markers').not.toBeNull();
+    expect(section![1]).toBe(settingsTable());
   });
 });

@@ -100,6 +100,10 @@ export class Seeder {
       out[i - from] = {
         id,
         ownerTokenHash: this.tokenHash,
+        // Seeded assets are never handed to another owner: no transfer token.
+        transferTokenHash: null,
+        appliedTransfers: [],
+        documentHistory: [],
         modified,
         listed: true,
         test: false,

@@ -2,10 +2,24 @@
  * The listing feed's query and page envelope (behaviour §2 and §8, decisions.md §5 and §8): which page was
  * asked for, and the `next_page` / `prev_page` links a client follows.
  */
-import type { ListedRow, ListMode } from '../store/types.js';
 import { parseDateToMicros } from './dates.js';
 import { ApiError } from './errors.js';
 import type { components } from '../generated/openapi.js';
+import type { JsonObject } from './json.js';
+
+/** Which assets a feed lists: real ones (the default), test-mode ones, or both. */
+export type ListMode = 'real' | 'test' | 'all';
+
+/** One entry of the feed as a store reads it. */
+export interface ListedRow {
+  id: string;
+  /** `dateModified` as microseconds since the epoch: the feed's order key. */
+  modified: number;
+  /** The `dateModified` string as served. */
+  dateModified: string;
+  /** The whole document, when the listing asked for fields of it (`opt_fields`). */
+  asset?: JsonObject;
+}
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;

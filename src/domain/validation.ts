@@ -37,6 +37,17 @@ export function responseValidator<T = unknown>(schemaName: string): ValidateFunc
   return validate;
 }
 
+/** POST and PATCH `data`: every field optional, read-only ones allowed (the caller drops what a role may not write). */
+const validateInput = responseValidator('AssetPatch');
+/** A whole asset: the creation requirements plus `relatedLot` when active. */
+const validateComplete = responseValidator('AssetCreate');
+/** The `data` of an ownership change: the transfer's `id` and the asset's `transfer` token. */
+const validateOwnershipChange = responseValidator('OwnershipChange');
+/** A document's POST, PUT and PATCH `data`: every field optional, generated ones allowed (and then dropped). */
+const validateDocumentInput = responseValidator('DocumentInput');
+/** A whole document version as served: the required fields, choices and formats. */
+const validateDocument = responseValidator('Document');
+
 const ROGUE = 'Rogue field';
 const REQUIRED = 'This field is required.';
 
@@ -285,29 +296,6 @@ function run(validate: ValidateFunction, data: JsonValue): Finding[] {
   return findings((validate.errors ?? []).filter((error) => error.data !== null), data);
 }
 
-/** The two stages for one kind of object: its input schema (every field optional) and its complete schema. */
-function stages(inputSchema: string, completeSchema: string) {
-  const validateInput = responseValidator(inputSchema);
-  const validateComplete = responseValidator(completeSchema);
-  return {
-    input(data: unknown): ErrorEntry[] {
-      const conversion = run(validateInput, data as JsonValue).filter((finding) => finding.stage === 'conversion');
-      return toEntries(conversion, true);
-    },
-    complete(object: JsonObject): ErrorEntry[] {
-      const conversion = run(validateComplete, object).filter((finding) => finding.stage === 'conversion');
-      if (conversion.length > 0) return toEntries(conversion, true);
-      // Past conversion the object has the schema's shape (and depth); a field that is null is now a missing one.
-      return toEntries(run(validateComplete, withoutNulls(object)), false);
-    },
-  };
-}
-
-/** Assets: POST and PATCH `data` (AssetPatch), the whole asset (AssetCreate: requirements, `relatedLot` when active). */
-const assetStages = stages('AssetPatch', 'AssetCreate');
-/** Documents: POST, PUT and PATCH `data` (DocumentInput), the whole version as served (Document). */
-const documentStages = stages('DocumentInput', 'Document');
-
 /**
  * The "conversion" stage of POST and PATCH `data`, before the caller drops what the role may not write: unknown
  * keys, wrong types, amounts below their minimum, unparseable dates and malformed `relatedLot`. Nothing that
@@ -316,7 +304,13 @@ const documentStages = stages('DocumentInput', 'Document');
  * ignored with the field. Fields ignored whatever they hold (`documents`) are not looked at.
  */
 export function checkInput(data: unknown): ErrorEntry[] {
-  return assetStages.input(isJsonObject(data) ? checkedFields(data) : data);
+  return conversionOnly(validateInput, isJsonObject(data) ? checkedFields(data) : data);
+}
+
+/** The conversion stage alone, on data that may be partial. */
+function conversionOnly(validate: ValidateFunction, data: unknown): ErrorEntry[] {
+  const conversion = run(validate, data as JsonValue).filter((finding) => finding.stage === 'conversion');
+  return toEntries(conversion, true);
 }
 
 /**
@@ -326,7 +320,15 @@ export function checkInput(data: unknown): ErrorEntry[] {
  * contact point's email or telephone and `relatedLot` while active.
  */
 export function checkAsset(asset: JsonObject): ErrorEntry[] {
-  return assetStages.complete(asset);
+  return checkWhole(validateComplete, asset);
+}
+
+/**
+ * The `data` of `POST /assets/{id}/ownership`: `id` and `transfer` present (`This field is required.`) and
+ * non-empty strings. Other fields are ignored, as the original ignored them.
+ */
+export function checkOwnershipChange(data: JsonObject): ErrorEntry[] {
+  return checkWhole(validateOwnershipChange, data);
 }
 
 /**
@@ -335,7 +337,7 @@ export function checkAsset(asset: JsonObject): ErrorEntry[] {
  * `Hash value is wrong length.`, `Hash value is not hexadecimal.`).
  */
 export function checkDocumentInput(data: unknown): ErrorEntry[] {
-  return documentStages.input(data);
+  return conversionOnly(validateDocumentInput, data);
 }
 
 /**
@@ -343,6 +345,14 @@ export function checkDocumentInput(data: unknown): ErrorEntry[] {
  * `hash`), choices (`documentType`, `documentOf`), the `format` pattern and the URL format.
  */
 export function checkDocument(document: JsonObject): ErrorEntry[] {
-  return documentStages.complete(document);
+  return checkWhole(validateDocument, document);
+}
+
+/** Both stages on a complete object: conversion, then, when it found nothing, validation. */
+function checkWhole(validate: ValidateFunction, data: JsonObject): ErrorEntry[] {
+  const conversion = run(validate, data).filter((finding) => finding.stage === 'conversion');
+  if (conversion.length > 0) return toEntries(conversion, true);
+  // Past conversion the data has the schema's shape (and depth); a field that is null is now a missing one.
+  return toEntries(run(validate, withoutNulls(data)), false);
 }
 

@@ -19,10 +19,11 @@ export interface paths {
         put?: never;
         /**
          * Create an asset
-         * @description Creates a `draft` asset owned by the API key's holder (role `brokers`) and returns it with its owner token,
-         *     which is shown this once. `status` sent here is ignored. Fields that are generated (`id`, `assetID`,
-         *     `date`, `dateModified`, `owner`) are accepted and ignored, and so is `documents` whatever it holds (documents
-         *     are attached with `POST /assets/{asset_id}/documents`); unknown fields are refused.
+         * @description Creates a `draft` asset owned by the API key's holder (role `brokers`) and returns it with its owner token
+         *     and its transfer token (see `POST /assets/{asset_id}/ownership`), which are shown this once. `status` sent
+         *     here is ignored. Fields that are generated (`id`, `assetID`, `date`, `dateModified`, `owner`) are accepted
+         *     and ignored, and so is `documents` whatever it holds (documents are attached with
+         *     `POST /assets/{asset_id}/documents`); unknown fields are refused.
          */
         post: operations["createAsset"];
         delete?: never;
@@ -78,6 +79,110 @@ export interface paths {
          *     `access.token` in the body.
          */
         patch: operations["patchAsset"];
+        trace?: never;
+    };
+    "/assets/{asset_id}/ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand the asset to the owner of a transfer
+         * @description Applies a transfer to the asset: `owner` becomes the broker who created the transfer, and the transfer's
+         *     tokens (`access.token` and `access.transfer` of its creation answer) become the asset's owner token and
+         *     transfer token. The old owner token stops working. The asset's `dateModified` moves (it is listed again);
+         *     `date` and everything else stay. The transfer is then used for this asset (`usedFor`) and for no other.
+         *
+         *     Any broker or admin may call it; no owner token is needed, the asset's transfer token is the proof. The
+         *     checks, in this order, come after the cluster cookie, rate, key, body and the asset's existence:
+         *
+         *     | Check | Answer |
+         *     |---|---|
+         *     | the caller is the concierge | 403 `url` / `permission` / `Forbidden` |
+         *     | `id` or `transfer` missing, or not a non-empty string | 422, one entry per field (`This field is required.` when missing) |
+         *     | the asset is `deleted` or `complete` | 403 `body` / `data` / `Can't update credentials in current (<status>) asset status` |
+         *     | `transfer` is not the asset's transfer token | 403 `body` / `transfer` / `Invalid transfer` |
+         *     | no transfer with this `id` | 404 `body` / `id` / `Not Found` |
+         *     | the transfer is used for another asset | 403 `body` / `transfer` / `Transfer already used` |
+         *
+         *     Assets created before ownership transfers existed have no transfer token: every call on them is
+         *     `Invalid transfer`.
+         *
+         *     A call cut short (the registry stopped after marking the transfer and before changing the asset) is
+         *     finished by sending it again: the asset's transfer token has not changed yet and the transfer names this
+         *     asset. Once the call has been answered 200, the same call again is `Invalid transfer` (the token it carries
+         *     is no longer the asset's) and changes nothing. When two transfers race for one asset, one is applied and
+         *     the other is answered `Invalid transfer`; the losing transfer is not used and can be applied elsewhere.
+         *     A 409 (the asset kept changing under the call) may leave the transfer marked for the asset, as a call cut
+         *     short does: repeat it.
+         */
+        post: operations["changeAssetOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a transfer
+         * @description Creates a transfer owned by the API key's holder (brokers and admins; the concierge gets 403): the broker
+         *     who will own an asset once the transfer is applied to it. The answer holds the transfer's two tokens,
+         *     shown this once and kept only as hashes: `access.token` becomes the asset's owner token and
+         *     `access.transfer` its transfer token (to hand it on later). Fields sent in `data` are ignored. There is no
+         *     listing of transfers (`GET /transfers` is 405).
+         */
+        post: operations["createTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfers/{transfer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transfer's `id`, 32 lowercase hexadecimal characters.
+                 * @example f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b
+                 */
+                transfer_id: components["parameters"]["TransferIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one transfer
+         * @description The transfer's id, its date and, once it has been applied, the asset it was used for. Unlike assets,
+         *     reading a transfer needs a key (brokers and admins): no key or an unknown one is 401, the concierge 403.
+         *     The tokens are never shown again.
+         */
+        get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/assets/{asset_id}/documents": {
@@ -270,7 +375,7 @@ export interface paths {
         };
         /**
          * Human-readable documentation
-         * @description A self-contained HTML page rendering this document; it loads nothing from the network.
+         * @description An HTML page (Swagger UI) rendering this document. Its script, style sheets and icons are served by the registry itself under `/docs/`; the page loads nothing from any other host.
          */
         get: operations["getDocsPage"];
         put?: never;
@@ -456,10 +561,11 @@ export interface components {
         };
         /**
          * AssetCreated
-         * @description The answer to a creation, with the owner token.
+         * @description The answer to a creation, with the owner token and the transfer token.
          * @example {
          *       "access": {
-         *         "token": "431a00c918cd47d48d6f37d62f631c37"
+         *         "token": "431a00c918cd47d48d6f37d62f631c37",
+         *         "transfer": "7c1e5a3f9b2d4e6a8c0b1d3f5a7c9e2b"
          *       },
          *       "data": {
          *         "id": "6aa3093c0b00447abefcacf9a11da277",
@@ -508,17 +614,134 @@ export interface components {
         };
         /**
          * AccessGranted
-         * @description The owner token of a new asset. It is shown once; the registry keeps only its hash.
+         * @description The tokens of a new asset or transfer. They are shown once; the registry keeps only their hashes. A
+         *     transfer's tokens become an asset's when the transfer is applied to it.
          * @example {
-         *       "token": "431a00c918cd47d48d6f37d62f631c37"
+         *       "token": "431a00c918cd47d48d6f37d62f631c37",
+         *       "transfer": "7c1e5a3f9b2d4e6a8c0b1d3f5a7c9e2b"
          *     }
          */
         AccessGranted: {
             /**
-             * @description The owner token, 32 lowercase hexadecimal characters.
+             * @description The owner token, 32 lowercase hexadecimal characters; with the owner's key it edits the asset.
              * @example 431a00c918cd47d48d6f37d62f631c37
              */
             token: string;
+            /**
+             * @description The transfer token, 32 lowercase hexadecimal characters: whoever holds it may hand the asset to the
+             *     owner of a transfer (`POST /assets/{asset_id}/ownership`). The owner gives it to the next owner.
+             * @example 7c1e5a3f9b2d4e6a8c0b1d3f5a7c9e2b
+             */
+            transfer: string;
+        };
+        /**
+         * TransferCreateRequest
+         * @description The body of `POST /transfers`.
+         * @example {
+         *       "data": {}
+         *     }
+         */
+        TransferCreateRequest: {
+            /**
+             * @description Usually empty; whatever it holds is ignored.
+             * @example {}
+             */
+            data: Record<string, never>;
+            options?: components["schemas"]["Options"];
+        };
+        /**
+         * TransferCreated
+         * @description The answer to the creation of a transfer, with its two tokens.
+         * @example {
+         *       "access": {
+         *         "token": "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b",
+         *         "transfer": "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d"
+         *       },
+         *       "data": {
+         *         "id": "f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b",
+         *         "date": "2018-01-09T18:31:06.204108+02:00"
+         *       }
+         *     }
+         */
+        TransferCreated: {
+            access: components["schemas"]["AccessGranted"];
+            data: components["schemas"]["Transfer"];
+        };
+        /**
+         * TransferResponse
+         * @description One transfer.
+         * @example {
+         *       "data": {
+         *         "id": "f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b",
+         *         "date": "2018-01-09T18:31:07.338513+02:00",
+         *         "usedFor": "/assets/6aa3093c0b00447abefcacf9a11da277"
+         *       }
+         *     }
+         */
+        TransferResponse: {
+            data: components["schemas"]["Transfer"];
+        };
+        /**
+         * Transfer
+         * @description A transfer as the registry serves it; its owner and tokens are never shown.
+         * @example {
+         *       "id": "f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b",
+         *       "date": "2018-01-09T18:31:06.204108+02:00"
+         *     }
+         */
+        Transfer: {
+            /**
+             * @description Generated identifier, 32 lowercase hexadecimal characters.
+             * @example f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the transfer was created; once it is used, when it was marked used for its asset.
+             * @example 2018-01-09T18:31:06.204108+02:00
+             */
+            date: string;
+            /**
+             * @description The asset the transfer was applied to, as `/assets/<id>`; absent while it is unused. A transfer is used
+             *     for one asset only. It shows as soon as the transfer is marked for the asset, which a call cut short
+             *     (before the asset changed) leaves behind too: sending that call again finishes it.
+             * @example /assets/6aa3093c0b00447abefcacf9a11da277
+             */
+            usedFor?: string;
+        };
+        /**
+         * OwnershipChangeRequest
+         * @description The body of `POST /assets/{asset_id}/ownership`.
+         * @example {
+         *       "data": {
+         *         "id": "f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b",
+         *         "transfer": "7c1e5a3f9b2d4e6a8c0b1d3f5a7c9e2b"
+         *       }
+         *     }
+         */
+        OwnershipChangeRequest: {
+            data: components["schemas"]["OwnershipChange"];
+            options?: components["schemas"]["Options"];
+        };
+        /**
+         * OwnershipChange
+         * @description Which transfer to apply, and the proof that the caller may hand the asset on. Other fields are ignored.
+         * @example {
+         *       "id": "f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b",
+         *       "transfer": "7c1e5a3f9b2d4e6a8c0b1d3f5a7c9e2b"
+         *     }
+         */
+        OwnershipChange: {
+            /**
+             * @description The `id` of the transfer to apply (its owner becomes the asset's owner).
+             * @example f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b
+             */
+            id: string;
+            /**
+             * @description The asset's current transfer token (`access.transfer` of the answer that gave the asset to its owner).
+             * @example 7c1e5a3f9b2d4e6a8c0b1d3f5a7c9e2b
+             */
+            transfer: string;
         };
         /**
          * ListingPage
@@ -1976,7 +2199,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A write without an API key, or with an unknown one. */
+        /** @description A write without an API key, or with an unknown one; also a read of a transfer. */
         Unauthorized: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2045,6 +2268,115 @@ export interface components {
                  *         {
                  *           "location": "url",
                  *           "name": "asset_id",
+                 *           "description": "Not Found"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The ownership change is refused: the concierge (`url` / `permission` / `Forbidden`); a `deleted` or
+         *     `complete` asset (`body` / `data` / `Can't update credentials in current (<status>) asset status`); a
+         *     transfer token that is not the asset's (`body` / `transfer` / `Invalid transfer`); a transfer used for
+         *     another asset (`body` / `transfer` / `Transfer already used`).
+         */
+        OwnershipForbidden: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "transfer",
+                 *           "description": "Invalid transfer"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description An unknown path, an unknown asset (`url` / `asset_id` / `Not Found`) or an unknown transfer in the body
+         *     (`body` / `id` / `Not Found`).
+         */
+        OwnershipNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "id",
+                 *           "description": "Not Found"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The body is not a JSON object with an object `data` (`No JSON object could be decoded`), is not UTF-8, or
+         *     `data` lacks `id` or `transfer` (`This field is required.`) or holds one that is not a non-empty string.
+         *     One entry per failing field.
+         */
+        OwnershipUnprocessable: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "id",
+                 *           "description": [
+                 *             "This field is required."
+                 *           ]
+                 *         },
+                 *         {
+                 *           "location": "body",
+                 *           "name": "transfer",
+                 *           "description": [
+                 *             "This field is required."
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unknown path, or a transfer id that does not exist. */
+        TransferNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "transfer_id",
                  *           "description": "Not Found"
                  *         }
                  *       ]
@@ -2409,6 +2741,11 @@ export interface components {
          */
         AssetIdPath: string;
         /**
+         * @description The transfer's `id`, 32 lowercase hexadecimal characters.
+         * @example f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b
+         */
+        TransferIdPath: string;
+        /**
          * @description Where the page starts: a `dateModified` value (exclusive), usually `next_page.offset` of the previous page.
          *     Any ISO 8601 date-time is accepted, in any offset; a `+` that arrived unencoded (decoded to a space) is
          *     still understood. Empty means the start of the feed (or its end when `descending`). Anything else is 400.
@@ -2648,7 +2985,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The asset was created. `Location` points at it and `access.token` is its owner token. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            /** @description The asset was created. `Location` points at it, `access.token` is its owner token and `access.transfer` its transfer token. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
             201: {
                 headers: {
                     /**
@@ -2816,6 +3153,211 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    changeAssetOwnership: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie: {
+                /**
+                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
+                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
+                 *     done.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+            };
+        };
+        /** @description The transfer to apply and the asset's transfer token, in `data`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnershipChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The asset with its new owner (200, not 201, as in the original registry). With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["AssetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnershipForbidden"];
+            404: components["responses"]["OwnershipNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["OwnershipUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie: {
+                /**
+                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
+                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
+                 *     done.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+            };
+        };
+        /** @description An object `data`, usually empty; whatever it holds is ignored. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The transfer was created. `Location` points at it. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            201: {
+                headers: {
+                    /**
+                     * @description Absolute URL of the new transfer; its last segment is `data.id`.
+                     * @example http://127.0.0.1:6543/api/0.1/transfers/f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b
+                     */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferCreated"];
+                    "application/javascript": components["schemas"]["TransferCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTransfer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The transfer's `id`, 32 lowercase hexadecimal characters.
+                 * @example f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b
+                 */
+                transfer_id: components["parameters"]["TransferIdPath"];
+            };
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transfer. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferResponse"];
+                    "application/javascript": components["schemas"]["TransferResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["TransferNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
         };
     };

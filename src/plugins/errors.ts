@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, envelope, type ErrorEntry } from '../domain/errors.js';
+import { StoreBusyError } from '../store/types.js';
 import { parameterError } from './operations.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -37,6 +38,7 @@ export const contentTypeError = (types: readonly string[] = ['application/json']
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof StoreBusyError) return ApiError.one(503, 'body', 'data', 'The storage is busy, please retry.');
   const candidate = error as Partial<FastifyError> & { errors?: ErrorEntry[]; headers?: Record<string, string> };
   // A path parameter, query parameter or header that failed the route schema compiled from the document.
   if (Array.isArray(candidate.validation)) return parameterError(candidate.validationContext, candidate.validation);

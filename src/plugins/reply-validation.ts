@@ -2,8 +2,9 @@
  * Checks every reply against the OpenAPI document before it leaves (setting `VALIDATE_REPLIES`; the test suite
  * runs with it on): the status is declared for the operation, the content type is one the response declares,
  * the body validates against that response's schema, and `X-Content-Type-Options: nosniff` is set. Requests that
- * reached no operation (404, 405) must get the error envelope. A reply that breaks the document is replaced by a
- * 500 naming the break, and logged, so the contract cannot drift unnoticed.
+ * reached no operation (404, 405) must get the error envelope; routes marked `outsideDocument` (the files of the
+ * docs page) are not checked. A reply that breaks the document is replaced by a 500 naming the break, and logged,
+ * so the contract cannot drift unnoticed.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,6 +15,13 @@ import { JSON_TYPE } from './errors.js';
 import { OPERATIONS, openApiDocument, resolve, type Operation } from './contract.js';
 
 const DOCUMENT_ID = 'registry-openapi';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route that is no operation of the document (the docs page's files): its replies are not checked. */
+    outsideDocument?: boolean;
+  }
+}
 
 const ajv = addRegistryFormats(new Ajv2020({ strict: true, strictRequired: false, allErrors: true }));
 // OpenAPI keywords that are not JSON Schema are annotations here; the document's top level is not a schema.
@@ -57,12 +65,21 @@ function checkBody(validate: ValidateFunction, body: unknown, what: string): str
   return validate(body) ? undefined : `${what} does not match the document: ${describeErrors(validate)}`;
 }
 
+/** Whether a declared media type or range (`application/json`, `image/*`, `*\/*`) covers a reply's Content-Type. */
+function mediaRangeCovers(declared: string, contentType: string): boolean {
+  const actual = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (declared === '*/*') return actual.includes('/');
+  if (declared.endsWith('/*')) return actual.startsWith(declared.slice(0, -1));
+  return actual === declared;
+}
+
 /** What is wrong with the reply, or undefined when it keeps the document. */
 function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown): string | undefined {
   if (reply.getHeader('x-content-type-options') !== 'nosniff') return 'X-Content-Type-Options: nosniff is missing';
   const status = reply.statusCode;
   const type = String(reply.getHeader('content-type') ?? '');
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+  if (request.routeOptions.config.outsideDocument === true) return undefined;
   const operation = byId.get(request.routeOptions.config.operationId ?? '');
 
   if (operation === undefined) {
@@ -74,12 +91,13 @@ function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown):
 
   const key = responseKey(operation, status);
   if (key === undefined) return `status ${status} is not declared for ${operation.operationId}`;
-  if (request.method === 'HEAD' || status === 204 || status === 304 || text === undefined) return undefined;
+  if (request.method === 'HEAD' || status === 204 || status === 304) return undefined;
   const pointer = operation.responses[key] as string;
   const content = (resolve({ $ref: `#${pointer}` }, pointer).node.content ?? {}) as Record<string, { schema?: unknown }>;
-  const mediaType = Object.keys(content).find((declared) => type.split(';')[0]?.trim() === declared);
+  const mediaType = Object.keys(content).find((declared) => mediaRangeCovers(declared, type));
   if (mediaType === undefined) return `content type ${type} is not declared for ${operation.operationId} ${key}`;
-  if (content[mediaType]?.schema === undefined) return undefined;
+  // A streamed body (a file of the document service) is not read here; its type was checked above.
+  if (text === undefined || content[mediaType]?.schema === undefined) return undefined;
   const schemaPointer = `${pointer}/content/${mediaType.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
   if (mediaType === 'application/javascript') return checkBody(validatorAt(schemaPointer), unwrapJsonp(text), 'JSONP body');
   if (mediaType !== 'application/json') return checkBody(validatorAt(schemaPointer), text, 'body');

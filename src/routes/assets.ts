@@ -16,8 +16,8 @@ export function assetHandlers(assets: AssetService): Pick<OperationHandlers, 'li
     },
 
     async createAsset(request, reply) {
-      const { token, asset } = await assets.create(request.principal, request.body);
-      const body: Reply<'createAsset', 201> = { access: { token }, data: asset };
+      const { token, transfer, asset } = await assets.create(request.principal, request.body);
+      const body: Reply<'createAsset', 201> = { access: { token, transfer }, data: asset };
       return reply.code(201).header('location', `${origin(request)}${collectionPath(request)}/${asset.id}`).send(body);
     },
 

@@ -8,6 +8,7 @@ import { assetHandlers } from './assets.js';
 import { documentHandlers } from './documents.js';
 import { fileHandlers } from './files.js';
 import { serviceHandlers } from './service.js';
+import { transferHandlers } from './transfers.js';
 import type { OperationHandlers } from './types.js';
 
 export function operationHandlers(services: Services): OperationHandlers {
@@ -16,5 +17,6 @@ export function operationHandlers(services: Services): OperationHandlers {
     ...documentHandlers(services.documents),
     ...fileHandlers(services.files),
     ...serviceHandlers(services.health),
+    ...transferHandlers(services.transfers),
   };
 }

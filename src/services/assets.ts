@@ -14,7 +14,7 @@ import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
 import { buildListingPage, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
-import { recordDraft } from './records.js';
+import { recordDraft, type KeptParts } from './records.js';
 
 type Asset = components['schemas']['Asset'];
 type ListingPage = components['schemas']['ListingPage'];
@@ -86,8 +86,11 @@ export class AssetService {
     return servedAsset(record);
   }
 
-  /** A new draft owned by the caller; the owner token is returned this once and kept only as a hash. */
-  async create(principal: Principal | undefined, body: unknown): Promise<{ token: string; asset: Asset }> {
+  /**
+   * A new draft owned by the caller. Its owner token and transfer token (which hands it to another owner,
+   * services/transfers.ts) are returned this once and kept only as hashes.
+   */
+  async create(principal: Principal | undefined, body: unknown): Promise<{ token: string; transfer: string; asset: Asset }> {
     if (principal === undefined || principal.role === 'concierge') throw refusals.forbidden();
     const data = requestData(body);
     rejectInvalid(checkInput(data));
@@ -95,6 +98,7 @@ export class AssetService {
     const { timeZone, assetIdPrefix } = this.settings;
     const id = newId();
     const token = newToken();
+    const transfer = newToken();
     // Validated before the store's write so that a refusal never holds the write lock or consumes a counter value.
     const candidate = buildNewAsset(creatableFields(data), {
       id,
@@ -103,13 +107,19 @@ export class AssetService {
       now: formatDate(nowMicros(), timeZone),
     });
     rejectInvalid(checkAsset(candidate));
-    const ownerTokenHash = hashToken(token);
+    const kept: KeptParts = {
+      id,
+      ownerTokenHash: hashToken(token),
+      transferTokenHash: hashToken(transfer),
+      appliedTransfers: [],
+      documentHistory: [],
+    };
     const record = await this.store.create((stamp) => {
       const at = formatDate(stamp.now, timeZone);
       const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
-      return recordDraft({ id, ownerTokenHash }, asset, stamp.now);
+      return recordDraft(kept, asset, stamp.now);
     });
-    return { token, asset: servedAsset(record) };
+    return { token, transfer, asset: servedAsset(record) };
   }
 
   /**

@@ -59,7 +59,7 @@ function documentsOf(record: AssetRecord): DocumentSet {
   const latest = record.asset.documents;
   return {
     latest: Array.isArray(latest) ? latest.filter(isJsonObject) : [],
-    history: record.documentHistory ?? [],
+    history: record.documentHistory,
   };
 }
 
@@ -201,8 +201,7 @@ export class DocumentService {
         const change = decision.build(now);
         answer = change.answer;
         const asset = stampWrite({ ...record.asset, documents: change.documents.latest }, now, false);
-        const history = change.documents.history;
-        return recordDraft({ ...record, documentHistory: history.length > 0 ? history : undefined }, asset, stamp.now);
+        return recordDraft({ ...record, documentHistory: change.documents.history }, asset, stamp.now);
       });
       if (saved !== 'conflict' && answer !== undefined) return served(answer);
     }

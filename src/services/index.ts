@@ -4,12 +4,14 @@ import { AssetService, type AssetSettings } from './assets.js';
 import { DocumentService } from './documents.js';
 import { FileService, type FileServiceSettings } from './files.js';
 import { HealthService } from './health.js';
+import { TransferService } from './transfers.js';
 
 export interface Services {
   assets: AssetService;
   documents: DocumentService;
   files: FileService;
   health: HealthService;
+  transfers: TransferService;
 }
 
 export function createServices(store: AssetStore, settings: AssetSettings, fileSettings: FileServiceSettings): Services {
@@ -19,5 +21,6 @@ export function createServices(store: AssetStore, settings: AssetSettings, fileS
     documents: new DocumentService(store, settings, files),
     files,
     health: new HealthService(store),
+    transfers: new TransferService(store, settings),
   };
 }

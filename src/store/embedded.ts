@@ -1,7 +1,6 @@
 /**
  * The embedded store: one SQLite file, `<dataDir>/registry.sqlite`, which several processes on one machine
- * may share (WAL, every write a `BEGIN IMMEDIATE` transaction). The document service's files are kept beside it,
- * in the folder `<dataDir>/files` (files.ts).
+ * may share (WAL, every write a `BEGIN IMMEDIATE` transaction).
  *
  * better-sqlite3 is synchronous, and SQLite's busy handler sleeps inside the call, so waiting there for
  * another process's write lock would freeze this whole server (and SQLite's backoff, up to 100 ms a poll,
@@ -17,23 +16,31 @@
  * unique and increases in commit order. A reader sees a prefix of the commits (a WAL snapshot), so every
  * row it cannot see yet will arrive with a `modified` above every one it saw: a client paging with
  * "after the last `modified` I saw" misses nothing and never sees one value twice.
+ *
+ * Transfers of ownership live in their own table and go through the same write queue; a mark is a
+ * compare-and-set inside the write lock. The document service's files are kept beside the database, in the
+ * folder `<dataDir>/files` (files.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import { dayOf, formatDate, nowMicros } from '../domain/dates.js';
+import { dayOf, nowMicros } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
 import { openFolderFileStore } from './files.js';
-import type {
-  AssetRecord,
-  AssetStore,
-  CreateStamp,
-  ListedRow,
-  ListMode,
-  ListQuery,
-  RecordDraft,
-  WriteStamp,
+import {
+  servedDateModified,
+  type AssetRecord,
+  type AssetStore,
+  type CreateStamp,
+  type ListedRow,
+  type ListMode,
+  type ListQuery,
+  type RecordDraft,
+  type TransferMark,
+  type TransferRecord,
+  type TransferStore,
+  type WriteStamp,
 } from './types.js';
 
 export interface EmbeddedStoreOptions {
@@ -58,7 +65,9 @@ const SCHEMA = `
     test INTEGER NOT NULL,
     date_modified TEXT NOT NULL,
     doc TEXT NOT NULL,
-    document_history TEXT
+    transfer_token_hash TEXT,
+    applied_transfers TEXT NOT NULL DEFAULT '[]',
+    document_history TEXT NOT NULL DEFAULT '[]'
   );
   CREATE TABLE IF NOT EXISTS counters (
     day TEXT PRIMARY KEY,
@@ -68,7 +77,25 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS feed_all ON assets (modified, id, date_modified) WHERE listed = 1;
   CREATE INDEX IF NOT EXISTS feed_real ON assets (modified, id, date_modified) WHERE listed = 1 AND test = 0;
   CREATE INDEX IF NOT EXISTS feed_test ON assets (modified, id, date_modified) WHERE listed = 1 AND test = 1;
+  -- Transfers are read and marked by id only.
+  CREATE TABLE IF NOT EXISTS transfers (
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    owner_token_hash TEXT NOT NULL,
+    transfer_token_hash TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    mark_asset_id TEXT,
+    mark_from_hash TEXT,
+    mark_at INTEGER
+  );
 `;
+
+/** Columns the assets table gained after its first release, added to databases made before (`ALTER TABLE`). */
+const LATER_ASSET_COLUMNS: readonly [name: string, definition: string][] = [
+  ['transfer_token_hash', 'TEXT'],
+  ['applied_transfers', "TEXT NOT NULL DEFAULT '[]'"],
+  ['document_history', "TEXT NOT NULL DEFAULT '[]'"],
+];
 
 /** The WHERE terms match the partial indexes' conditions word for word, which is what lets SQLite use them. */
 const MODE_FILTER: Record<ListMode, string> = {
@@ -81,11 +108,24 @@ interface StoredRow {
   id: string;
   rev: number;
   owner_token_hash: string;
+  transfer_token_hash: string | null;
+  applied_transfers: string;
   modified: number;
   listed: number;
   test: number;
   doc: string;
-  document_history: string | null;
+  document_history: string;
+}
+
+interface TransferRow {
+  id: string;
+  owner: string;
+  owner_token_hash: string;
+  transfer_token_hash: string;
+  created: number;
+  mark_asset_id: string | null;
+  mark_from_hash: string | null;
+  mark_at: number | null;
 }
 
 interface FeedRow {
@@ -104,8 +144,25 @@ type RowColumns = [
   test: 0 | 1,
   dateModified: string,
   doc: string,
-  documentHistory: string | null,
+  transferTokenHash: string | null,
+  appliedTransfers: string,
+  documentHistory: string,
 ];
+
+/** A mark as the three `mark_*` columns (all null when there is none), the parameters of its compare-and-set. */
+type MarkColumns = [assetId: string | null, fromHash: string | null, at: number | null];
+
+function markColumns(mark: TransferMark | null): MarkColumns {
+  return mark === null ? [null, null, null] : [mark.assetId, mark.fromHash, mark.at];
+}
+
+/** Adds the columns a database made by an earlier version lacks; inside the schema transaction. */
+function addLaterColumns(db: Database.Database): void {
+  const present = new Set(db.prepare<[], string>("SELECT name FROM pragma_table_info('assets')").pluck().all());
+  for (const [name, definition] of LATER_ASSET_COLUMNS) {
+    if (!present.has(name)) db.exec(`ALTER TABLE assets ADD COLUMN ${name} ${definition}`);
+  }
+}
 
 export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   const { dataDir, timeZone } = options;
@@ -116,7 +173,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   db.pragma('journal_mode = WAL');
   db.transaction(() => {
     db.exec(SCHEMA);
-    addMissingColumns(db);
+    addLaterColumns(db);
   }).immediate();
   const writer = new Database(file, { timeout: 0 });
   // FULL syncs the WAL on every commit: an acknowledged write survives a power cut, not only a crash.
@@ -131,15 +188,28 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     )
     .pluck();
   const insertRow = writer.prepare(
-    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc, document_history) ' +
-      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc, transfer_token_hash, applied_transfers, ' +
+      'document_history) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const updateRow = writer.prepare(
     'UPDATE assets SET rev = ?, owner_token_hash = ?, modified = ?, listed = ?, test = ?, date_modified = ?, doc = ?, ' +
-      'document_history = ? WHERE id = ?',
+      'transfer_token_hash = ?, applied_transfers = ?, document_history = ? WHERE id = ?',
   );
   const selectRow = db.prepare<[string], StoredRow>(
-    'SELECT id, rev, owner_token_hash, modified, listed, test, doc, document_history FROM assets WHERE id = ?',
+    'SELECT id, rev, owner_token_hash, transfer_token_hash, applied_transfers, modified, listed, test, doc, document_history ' +
+      'FROM assets WHERE id = ?',
+  );
+  const insertTransfer = writer.prepare(
+    'INSERT INTO transfers (id, owner, owner_token_hash, transfer_token_hash, created, mark_asset_id, mark_from_hash, mark_at) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  // `IS` compares NULL with NULL as equal: an absent mark is expected as three NULLs.
+  const updateMark = writer.prepare<[...MarkColumns, string, ...MarkColumns]>(
+    'UPDATE transfers SET mark_asset_id = ?, mark_from_hash = ?, mark_at = ? ' +
+      'WHERE id = ? AND mark_asset_id IS ? AND mark_from_hash IS ? AND mark_at IS ?',
+  );
+  const selectTransfer = db.prepare<[string], TransferRow>(
+    'SELECT id, owner, owner_token_hash, transfer_token_hash, created, mark_asset_id, mark_from_hash, mark_at FROM transfers WHERE id = ?',
   );
   const selectRev = writer.prepare<[string], number>('SELECT rev FROM assets WHERE id = ?').pluck();
   const files = openFolderFileStore(join(dataDir, 'files'));
@@ -168,16 +238,17 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   }
 
   function rowColumns(draft: RecordDraft, rev: number): RowColumns {
-    const dateModified = draft.asset.dateModified;
     return [
       rev,
       draft.ownerTokenHash,
       draft.modified,
       draft.listed ? 1 : 0,
       draft.test ? 1 : 0,
-      typeof dateModified === 'string' ? dateModified : formatDate(draft.modified, timeZone),
+      servedDateModified(draft),
       JSON.stringify(draft.asset),
-      draft.documentHistory === undefined ? null : JSON.stringify(draft.documentHistory),
+      draft.transferTokenHash,
+      JSON.stringify(draft.appliedTransfers),
+      JSON.stringify(draft.documentHistory),
     ];
   }
 
@@ -319,7 +390,43 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     });
   }
 
+  const transfers: TransferStore = {
+    async create(record) {
+      await queueWrite(() =>
+        insertTransfer.run(
+          record.id,
+          record.owner,
+          record.ownerTokenHash,
+          record.transferTokenHash,
+          record.created,
+          ...markColumns(record.mark),
+        ),
+      );
+    },
+
+    async get(id) {
+      const row = selectTransfer.get(id);
+      if (row === undefined) return undefined;
+      const marked = row.mark_asset_id !== null && row.mark_from_hash !== null && row.mark_at !== null;
+      return {
+        id: row.id,
+        owner: row.owner,
+        ownerTokenHash: row.owner_token_hash,
+        transferTokenHash: row.transfer_token_hash,
+        created: row.created,
+        mark: marked ? { assetId: row.mark_asset_id!, fromHash: row.mark_from_hash!, at: row.mark_at! } : null,
+      };
+    },
+
+    async setMark(id, expected, next) {
+      const { changes } = await queueWrite(() => updateMark.run(...markColumns(next), id, ...markColumns(expected)));
+      return changes === 1;
+    },
+  };
+
   return {
+    transfers,
+
     async create(build) {
       return queueWrite(() => createTransaction(build));
     },
@@ -328,17 +435,18 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       while (updating.has(id)) await waitForUpdates(id);
       const row = selectRow.get(id);
       if (row === undefined) return undefined;
-      const record: AssetRecord = {
+      return {
         id: row.id,
         rev: row.rev,
         ownerTokenHash: row.owner_token_hash,
+        transferTokenHash: row.transfer_token_hash,
+        appliedTransfers: JSON.parse(row.applied_transfers) as string[],
         modified: row.modified,
         listed: row.listed === 1,
         test: row.test === 1,
         asset: JSON.parse(row.doc) as JsonObject,
+        documentHistory: JSON.parse(row.document_history) as JsonObject[],
       };
-      if (row.document_history !== null) record.documentHistory = JSON.parse(row.document_history) as JsonObject[];
-      return record;
     },
 
     async update(id, expectedRev, build) {
@@ -407,16 +515,6 @@ async function withWriteLock<T>(transaction: () => T): Promise<T> {
 
 function isBusy(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY');
-}
-
-/** Columns added after the first release: a store created by an older registry gets them on opening. */
-const ADDED_COLUMNS: Readonly<Record<string, string>> = { document_history: 'TEXT' };
-
-function addMissingColumns(db: Database.Database): void {
-  const present = new Set(db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'assets\')').all().map((c) => c.name));
-  for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
-    if (!present.has(name)) db.exec(`ALTER TABLE assets ADD COLUMN ${name} ${type}`);
-  }
 }
 
 function feedKey(mode: ListMode, descending: boolean, withAssets: boolean): string {

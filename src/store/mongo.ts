@@ -1,7 +1,6 @@
 /**
  * The MongoDB store (production: a replica set). One document per asset in `assets`, counters and the shared
- * clock in `counters`, the document service's files in GridFS (gridfs.ts). Works without transactions; see
- * docs/feed-completeness.md for why the feed never skips.
+ * clock in `counters`. Works without transactions; see docs/feed-completeness.md for why the feed never skips.
  *
  * The clock document `{ _id: 'clock', t, v, inflight: [{ t, exp }] }` is the one clock of every node:
  * - a write takes a tick `t' = max(now, t + 1)` and records it in `inflight` with a lease expiry, in ONE
@@ -10,6 +9,9 @@
  * - it writes the asset (write concern majority) with `modified = t'`, then removes its tick;
  * - a feed reader reads the clock first and lists only `modified < min(unexpired inflight ticks)` (or `<= t`
  *   when nothing is in flight), so it never passes a tick that has yet to commit.
+ *
+ * Transfers of ownership are documents of their own collection, `transfers`, read and marked by `_id` only.
+ * The document service's files are in GridFS, bucket `files` (gridfs.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,19 +23,23 @@ import {
   type Db,
   type IndexDescription,
 } from 'mongodb';
-import { dayOf, formatDate } from '../domain/dates.js';
-import { ApiError } from '../domain/errors.js';
+import { dayOf } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
 import type { FileStore } from './files.js';
 import { openGridFsFileStore } from './gridfs.js';
-import type {
-  AssetRecord,
-  AssetStore,
-  CreateStamp,
-  ListQuery,
-  ListedRow,
-  RecordDraft,
-  WriteStamp,
+import {
+  servedDateModified,
+  StoreBusyError,
+  type AssetRecord,
+  type AssetStore,
+  type CreateStamp,
+  type ListQuery,
+  type ListedRow,
+  type RecordDraft,
+  type TransferMark,
+  type TransferRecord,
+  type TransferStore,
+  type WriteStamp,
 } from './types.js';
 
 /** How long a tick may stay in flight before readers ignore it (a crashed writer). Database-clock ms. */
@@ -70,6 +76,10 @@ interface AssetDoc {
   _id: string;
   rev: number;
   ownerTokenHash: string;
+  /** Missing on assets written before ownership transfers existed. */
+  transferTokenHash?: string | null;
+  /** Missing on assets written before ownership transfers existed. */
+  appliedTransfers?: string[];
   modified: number;
   listed: boolean;
   test: boolean;
@@ -78,7 +88,17 @@ interface AssetDoc {
   /** `YYYY-MM-DD#index` of the assetID counter (`bulk#<id>` for bulk inserts): unique, catches double numbers. */
   counterKey: string;
   asset: JsonObject;
+  /** Superseded document versions; missing on assets written before documents existed. */
   documentHistory?: JsonObject[];
+}
+
+interface TransferDoc {
+  _id: string;
+  owner: string;
+  ownerTokenHash: string;
+  transferTokenHash: string;
+  created: number;
+  mark: TransferMark | null;
 }
 
 interface Tick {
@@ -115,8 +135,8 @@ export function databaseName(uri: string): string {
   return name || 'registry';
 }
 
-export function busyError(): ApiError {
-  return ApiError.one(503, 'body', 'data', 'The storage is busy, please retry.');
+function busyError(): StoreBusyError {
+  return new StoreBusyError('the shared clock or a write lease could not be had in time');
 }
 
 /** Errors after which the write certainly did not happen (so its tick may be released at once). */
@@ -144,6 +164,69 @@ function nodeMicros(): number {
   return Math.floor((performance.timeOrigin + performance.now()) * 1000);
 }
 
+/**
+ * Runs `work` after the work queued before it under the same key (in `queues`) has settled. On a server whose
+ * single-document updates are not atomic (FerretDB), two compare-and-sets of one document from this node could
+ * otherwise both win; queued, the second sees the first's result.
+ */
+function oneAtATime<T>(queues: Map<string, Promise<unknown>>, key: string, work: () => Promise<T>): Promise<T> {
+  const run = (queues.get(key) ?? Promise.resolve()).then(work, work);
+  const tail = run.catch(() => undefined);
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return run;
+}
+
+/** The transfers collection: one document per transfer, its mark changed by compare-and-set. */
+class MongoTransfers implements TransferStore {
+  /** The tail of each transfer's queue of marks from this node. */
+  private readonly marksInFlight = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly collection: Collection<TransferDoc>) {}
+
+  async create(record: TransferRecord): Promise<void> {
+    await this.collection.insertOne({
+      _id: record.id,
+      owner: record.owner,
+      ownerTokenHash: record.ownerTokenHash,
+      transferTokenHash: record.transferTokenHash,
+      created: record.created,
+      mark: record.mark,
+    });
+  }
+
+  async get(id: string): Promise<TransferRecord | undefined> {
+    const doc = await this.collection.findOne({ _id: id });
+    if (!doc) return undefined;
+    const mark = doc.mark ?? null;
+    return {
+      id: doc._id,
+      owner: doc.owner,
+      ownerTokenHash: doc.ownerTokenHash,
+      transferTokenHash: doc.transferTokenHash,
+      created: Number(doc.created),
+      mark: mark === null ? null : { assetId: mark.assetId, fromHash: mark.fromHash, at: Number(mark.at) },
+    };
+  }
+
+  setMark(id: string, expected: TransferMark | null, next: TransferMark): Promise<boolean> {
+    // Field by field: an equality on the whole subdocument would also depend on the order of its keys.
+    const current =
+      expected === null
+        ? { mark: null }
+        : { 'mark.assetId': expected.assetId, 'mark.fromHash': expected.fromHash, 'mark.at': expected.at };
+    return oneAtATime(this.marksInFlight, id, async () => {
+      const result = await this.collection.updateOne(
+        { _id: id, ...current },
+        { $set: { mark: { assetId: next.assetId, fromHash: next.fromHash, at: next.at } } },
+      );
+      return result.matchedCount === 1;
+    });
+  }
+}
+
 export async function openMongoStore(options: MongoStoreOptions): Promise<AssetStore & { clockMode: ClockMode }> {
   const client = new MongoClient(options.uri, {
     writeConcern: { w: 'majority', wtimeoutMS: WRITE_TIMEOUT_MS },
@@ -165,6 +248,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<AssetS
 class MongoStore implements AssetStore {
   readonly assets: Collection<AssetDoc>;
   readonly counters: Collection<ClockDoc | CounterDoc>;
+  readonly transfers: MongoTransfers;
   readonly files: FileStore;
   clockMode: ClockMode = 'cas';
 
@@ -175,6 +259,7 @@ class MongoStore implements AssetStore {
   ) {
     this.assets = db.collection<AssetDoc>('assets');
     this.counters = db.collection<ClockDoc | CounterDoc>('counters');
+    this.transfers = new MongoTransfers(db.collection<TransferDoc>('transfers'));
     this.files = openGridFsFileStore(db);
   }
 
@@ -500,17 +585,7 @@ class MongoStore implements AssetStore {
    * Updates from other nodes still meet this one in the compare-and-set on `rev`.
    */
   update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordDraft): Promise<AssetRecord | 'conflict'> {
-    const previous = this.updatesInFlight.get(id) ?? Promise.resolve();
-    const run = previous.then(
-      () => this.updateNow(id, expectedRev, build),
-      () => this.updateNow(id, expectedRev, build),
-    );
-    const tail = run.catch(() => undefined);
-    this.updatesInFlight.set(id, tail);
-    void tail.then(() => {
-      if (this.updatesInFlight.get(id) === tail) this.updatesInFlight.delete(id);
-    });
-    return run;
+    return oneAtATime(this.updatesInFlight, id, () => this.updateNow(id, expectedRev, build));
   }
 
   private async updateNow(
@@ -540,14 +615,15 @@ class MongoStore implements AssetStore {
             $set: {
               rev: record.rev,
               ownerTokenHash: record.ownerTokenHash,
+              transferTokenHash: record.transferTokenHash,
+              appliedTransfers: record.appliedTransfers,
               modified: now,
               listed: record.listed,
               test: record.test,
-              dateModified: this.dateModifiedOf(record),
+              dateModified: servedDateModified(record),
               asset: record.asset,
-              ...(record.documentHistory === undefined ? {} : { documentHistory: record.documentHistory }),
+              documentHistory: record.documentHistory,
             },
-            ...(record.documentHistory === undefined ? { $unset: { documentHistory: '' } } : {}),
           },
         );
         matched = result.matchedCount;
@@ -620,23 +696,20 @@ class MongoStore implements AssetStore {
 
   // ---------------------------------------------------------------- mapping
 
-  private dateModifiedOf(record: RecordDraft): string {
-    const served = record.asset.dateModified;
-    return typeof served === 'string' ? served : formatDate(record.modified, this.timeZone);
-  }
-
   private toDoc(record: AssetRecord, counterKey: string): AssetDoc {
     return {
       _id: record.id,
       rev: record.rev,
       ownerTokenHash: record.ownerTokenHash,
+      transferTokenHash: record.transferTokenHash,
+      appliedTransfers: record.appliedTransfers,
       modified: record.modified,
       listed: record.listed,
       test: record.test,
-      dateModified: this.dateModifiedOf(record),
+      dateModified: servedDateModified(record),
       counterKey,
       asset: record.asset,
-      ...(record.documentHistory === undefined ? {} : { documentHistory: record.documentHistory }),
+      documentHistory: record.documentHistory,
     };
   }
 
@@ -645,11 +718,13 @@ class MongoStore implements AssetStore {
       id: doc._id,
       rev: Number(doc.rev),
       ownerTokenHash: doc.ownerTokenHash,
+      transferTokenHash: doc.transferTokenHash ?? null,
+      appliedTransfers: doc.appliedTransfers ?? [],
       modified: Number(doc.modified),
       listed: doc.listed,
       test: doc.test,
       asset: doc.asset,
-      ...(doc.documentHistory === undefined ? {} : { documentHistory: doc.documentHistory }),
+      documentHistory: doc.documentHistory ?? [],
     };
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The storage interface. Both stores (embedded SQLite, MongoDB) implement it and pass the same tests
  * (test/store/). Stores know nothing of HTTP, roles or validation: they keep records, hand out write
- * stamps and list the feed.
+ * stamps, list the feed and keep the transfers of ownership.
  */
 import type { JsonObject } from '../domain/json.js';
+import type { ListedRow, ListMode } from '../domain/listing.js';
+import type { TransferMark } from '../domain/transfers.js';
 import type { FileStore } from './files.js';
 
 /** One asset as kept by a store. `asset` is the public document exactly as served (dates rendered). */
@@ -13,6 +15,13 @@ export interface AssetRecord {
   rev: number;
   /** Hash of the owner token (see domain/ids.ts). Never served. */
   ownerTokenHash: string;
+  /**
+   * Hash of the transfer token, which hands the asset to another owner. `null` for assets created before
+   * ownership transfers existed: no transfer can take them. Never served.
+   */
+  transferTokenHash: string | null;
+  /** Ids of the transfers applied to this asset, oldest first: the record of which transfers took it. Never served. */
+  appliedTransfers: string[];
   /** `dateModified` as microseconds since the epoch: unique across the store and increasing in commit order. */
   modified: number;
   /** True once the asset has left `draft`: only listed records appear in the feed. */
@@ -21,10 +30,10 @@ export interface AssetRecord {
   test: boolean;
   asset: JsonObject;
   /**
-   * Document versions superseded by newer ones, in the order they were written; absent when there are none. Never
-   * served with the asset (its `documents` holds the latest versions): the documents endpoints show them.
+   * Document versions superseded by newer ones, in the order they were written. Never served with the asset (its
+   * `documents` holds the latest versions): the documents endpoints show them.
    */
-  documentHistory?: JsonObject[];
+  documentHistory: JsonObject[];
 }
 
 /** A moment handed out by the store inside its write: unique, later than every `modified` already stored. */
@@ -44,7 +53,11 @@ export interface CreateStamp extends WriteStamp {
 /** What a build callback returns; the store sets `rev` itself. */
 export type RecordDraft = Omit<AssetRecord, 'rev'>;
 
-export type ListMode = 'real' | 'test' | 'all';
+/** The feed's own shapes are the domain's (domain/listing.ts); the store fills them. */
+export type { ListedRow, ListMode };
+
+/** A transfer's mark is the domain's (domain/transfers.ts); the store keeps it and compares it. */
+export type { TransferMark };
 
 export interface ListQuery {
   /** Exclusive bound in microseconds: `> after` ascending, `< after` descending. Absent: from the start / the end. */
@@ -56,15 +69,39 @@ export interface ListQuery {
   withAssets: boolean;
 }
 
-export interface ListedRow {
+/** One transfer of ownership as kept by a store. */
+export interface TransferRecord {
   id: string;
-  modified: number;
-  /** The `dateModified` string as served. */
-  dateModified: string;
-  asset?: JsonObject;
+  /** The API key name of the broker who created it: the owner of any asset it is applied to. */
+  owner: string;
+  /** Hash of the transfer's owner token: the asset's owner token hash once applied. Never served. */
+  ownerTokenHash: string;
+  /** Hash of the transfer's transfer token: the asset's transfer token hash once applied. Never served. */
+  transferTokenHash: string;
+  /** When it was created, microseconds since the epoch. */
+  created: number;
+  /**
+   * Written before the asset changes owner, so a call cut short between the two writes leaves it and the same
+   * call sent again finishes the job. The mark alone does not make the transfer used: the asset's
+   * `appliedTransfers` decides (domain/transfers.ts).
+   */
+  mark: TransferMark | null;
+}
+
+export interface TransferStore {
+  create(record: TransferRecord): Promise<void>;
+  get(id: string): Promise<TransferRecord | undefined>;
+  /**
+   * Replaces the transfer's mark with `next` if it is still `expected` (compare-and-set on the whole mark).
+   * False when the mark was something else (the caller re-reads and decides again) or the transfer is unknown.
+   */
+  setMark(id: string, expected: TransferMark | null, next: TransferMark): Promise<boolean>;
 }
 
 export interface AssetStore {
+  /** The transfers of ownership, kept beside the assets (their own table or collection). */
+  readonly transfers: TransferStore;
+
   /**
    * Creates one record. `build` is called inside the store's write (it must be synchronous and pure) with a
    * stamp whose `now` becomes `modified` and whose `dayIndex` is consumed only if the write commits.
@@ -85,4 +122,22 @@ export interface AssetStore {
   /** The files of the document service, kept beside the records (a folder of the embedded store, GridFS). */
   readonly files: FileStore;
   close(): Promise<void>;
+}
+
+/**
+ * The store could not take the write in time (MongoDB: the shared clock stayed contended, or a write stamp's
+ * lease ran out before the write began). Nothing was written; the caller may repeat the request.
+ */
+export class StoreBusyError extends Error {
+  constructor(message = 'the store is busy') {
+    super(message);
+    this.name = 'StoreBusyError';
+  }
+}
+
+/** `dateModified` as the record's document serves it: the text of the feed's order key. */
+export function servedDateModified(draft: RecordDraft): string {
+  const served = draft.asset.dateModified;
+  if (typeof served !== 'string') throw new Error(`record ${draft.id} has no dateModified text`);
+  return served;
 }

@@ -38,6 +38,7 @@ async function startTestCluster(env: Record<string, string>): Promise<{ cluster:
       AUTH_FILE: authFile,
       COOKIE_SECRET,
       LOG_LEVEL: 'warn',
+      VALIDATE_REPLIES: 'true',
       TZ: 'Europe/Kyiv',
       REDIS_URL: '',
       RATE_LIMIT_MAX: '1000000',

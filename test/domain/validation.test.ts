@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAsset, checkInput, responseValidator } from '../../src/domain/validation.js';
+import { checkAsset, checkInput, checkOwnershipChange, responseValidator } from '../../src/domain/validation.js';
 import type { JsonObject, JsonValue } from '../../src/domain/json.js';
 import { validAsset } from '../helpers/fixtures.js';
 
@@ -367,5 +367,33 @@ describe('responseValidator', () => {
 
   it('throws for a schema the document does not have', () => {
     expect(() => responseValidator('NoSuchSchema')).toThrow(/NoSuchSchema/);
+  });
+});
+
+describe('checkOwnershipChange (decisions.md §10)', () => {
+  const valid = { id: 'f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b', transfer: '7c1e5a3f9b2d4e6a8c0b1d3f5a7c9e2b' };
+
+  it('accepts an id and a transfer token, and ignores other fields as the original did', () => {
+    expect(checkOwnershipChange(valid)).toEqual([]);
+    expect(checkOwnershipChange({ ...valid, owner: 'someone', anything: [1] })).toEqual([]);
+  });
+
+  it('refuses each missing field (null counts as missing) with a list description', () => {
+    expect(checkOwnershipChange({})).toEqual([
+      { location: 'body', name: 'id', description: ['This field is required.'] },
+      { location: 'body', name: 'transfer', description: ['This field is required.'] },
+    ]);
+    expect(checkOwnershipChange({ id: valid.id, transfer: null })).toEqual([
+      { location: 'body', name: 'transfer', description: ['This field is required.'] },
+    ]);
+  });
+
+  it('refuses values that are not non-empty strings', () => {
+    expect(checkOwnershipChange({ id: 42, transfer: valid.transfer })).toEqual([
+      { location: 'body', name: 'id', description: ["Couldn't interpret '42' as string."] },
+    ]);
+    expect(checkOwnershipChange({ id: valid.id, transfer: '' })).toEqual([
+      { location: 'body', name: 'transfer', description: ['String value is too short.'] },
+    ]);
   });
 });

@@ -66,6 +66,8 @@ export function validAsset(overrides: Record<string, unknown> = {}): Record<stri
 export interface Created {
   id: string;
   token: string;
+  /** The transfer token (`access.transfer`), which hands the asset to another owner. */
+  transfer: string;
   body: any;
 }
 
@@ -73,7 +75,7 @@ export interface Created {
 export async function createAsset(client: Client, data: Record<string, unknown> = validAsset()): Promise<Created> {
   const res = await client.post('/api/0.1/assets', { data });
   if (res.status !== 201) throw new Error(`createAsset: expected 201, got ${res.status}: ${res.text}`);
-  return { id: res.json.data.id, token: res.json.access.token, body: res.json };
+  return { id: res.json.data.id, token: res.json.access.token, transfer: res.json.access.transfer, body: res.json };
 }
 
 /** Moves a draft to pending with the owner token; fails loudly unless 200. Returns the response body. */

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { toAjvSchema } from '../../scripts/generate.js';
+import { toAjvSchema, withSettingsTable } from '../../scripts/generate.js';
+import { settingsTable } from '../../src/config.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -17,16 +18,18 @@ describe('scripts/generate.ts', () => {
   it('marks every generated file as generated', async () => {
     const types = await readFile(`${ROOT}src/generated/openapi.d.ts`, 'utf8');
     const schemas = JSON.parse(await readFile(`${ROOT}src/generated/schemas.json`, 'utf8')) as { $comment: string };
-    const docs = await readFile(`${ROOT}src/generated/docs.html`, 'utf8');
+    const readme = await readFile(`${ROOT}README.md`, 'utf8');
     expect(types.split('\n')[0]).toMatch(/^\/\/ generated .* do not edit/);
     expect(schemas.$comment).toMatch(/^generated .* do not edit/);
-    expect(docs.split('\n')[1]).toMatch(/^<!-- generated .* do not edit/);
+    expect(readme).toMatch(/<!-- settings:start \(written by npm run generate .* do not edit\) -->/);
   });
 
-  it('the docs page loads nothing from the network', async () => {
-    const docs = await readFile(`${ROOT}src/generated/docs.html`, 'utf8');
-    expect(docs).not.toMatch(/<script[^>]+src=/i);
-    expect(docs).not.toMatch(/<link[^>]+href="https?:/i);
+  it("withSettingsTable rewrites only what lies between the README's settings markers", () => {
+    const readme = 'before\n<!-- settings:start (generated) -->\nold table\n<!-- settings:end -->\nafter\n';
+    expect(withSettingsTable(readme)).toBe(
+      `before\n<!-- settings:start (generated) -->\n${settingsTable()}\n<!-- settings:end -->\nafter\n`,
+    );
+    expect(() => withSettingsTable('no markers')).toThrow('markers');
   });
 
   it('toAjvSchema points component refs into $defs and drops x-* extensions, not properties named x-*', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { Client } from '../helpers/client.js';
+import { DOCS_PAGE } from '../../src/plugins/docs-page.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let server: TestServer;
@@ -28,6 +29,7 @@ describe('service operations', () => {
     const response = await anonymous.get('/api/0.1/docs');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.text).toBe(DOCS_PAGE);
     expect(response.text).toContain('Claim-right asset registry');
   });
 

@@ -9,7 +9,7 @@ import type { JsonObject } from '../../src/domain/json.js';
 import type { AssetRecord, AssetStore, CreateStamp, ListMode, ListQuery } from '../../src/store/types.js';
 import { DRAFT_ZONE as ZONE, draftAt, type DraftShape } from './fixtures/drafts.js';
 
-const INTERNAL_FIELDS = ['rev', 'ownerTokenHash', 'modified', 'listed', 'test', '_id'];
+const INTERNAL_FIELDS = ['rev', 'ownerTokenHash', 'transferTokenHash', 'appliedTransfers', 'modified', 'listed', 'test', '_id'];
 
 const ids = (records: { id: string }[]) => records.map((record) => record.id);
 
@@ -130,7 +130,14 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         for (const asset of [record.asset, read!.asset, listed!.asset!]) {
           for (const field of INTERNAL_FIELDS) expect(asset).not.toHaveProperty(field);
         }
-        expect(read).toMatchObject({ ownerTokenHash: 'a'.repeat(64), listed: true, test: false, rev: 1 });
+        expect(read).toMatchObject({
+          ownerTokenHash: 'a'.repeat(64),
+          transferTokenHash: 'b'.repeat(64),
+          appliedTransfers: [],
+          listed: true,
+          test: false,
+          rev: 1,
+        });
       });
     });
 
@@ -206,11 +213,11 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         expect(read?.asset).not.toHaveProperty('documentHistory');
         const [listed] = await store.list(query({ withAssets: true }));
         expect(listed!.asset).not.toHaveProperty('documentHistory');
-        // A draft without it leaves the record without it.
+        // Each write says what the record keeps.
         const cleared = await store.update(record.id, 2, (stamp) => draftAt(stamp, { id: record.id }));
         if (cleared === 'conflict') throw new Error('unexpected conflict');
         expect(await store.get(record.id)).toEqual(cleared);
-        expect((await store.get(record.id))?.documentHistory).toBeUndefined();
+        expect((await store.get(record.id))?.documentHistory).toEqual([]);
       });
 
       it('moves the record in the feed to its new modified', async () => {

@@ -46,7 +46,7 @@ describe('embedded store: a file written by an earlier registry', () => {
     try {
       const record = await store.get(id);
       expect(record).toMatchObject({ id, rev: 1, asset: { id, title: 'old' } });
-      expect(record).not.toHaveProperty('documentHistory');
+      expect(record?.documentHistory).toEqual([]);
       const history = [{ id: 'd'.repeat(32), title: 'v1' }];
       const updated = await store.update(id, 1, (stamp) => ({ ...draftAt(stamp, { id }), documentHistory: history }));
       expect(updated).not.toBe('conflict');
@@ -153,13 +153,12 @@ describe('embedded store', () => {
     await store.close();
   });
 
-  it('renders dateModified from modified when the document has none', async () => {
+  it('formats no date itself: a record whose document has no dateModified text is refused, nothing inserted', async () => {
     const store = openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE });
     const draft = draftAt({ now: Date.UTC(2026, 10, 22, 10, 30, 17, 615) * 1000 + 196 });
     delete draft.asset.dateModified;
-    await store.bulkInsert([draft]);
-    const [row] = await store.list({ descending: false, limit: 1, mode: 'all', withAssets: false });
-    expect(row?.dateModified).toBe('2026-11-22T12:30:17.615196+02:00');
+    await expect(store.bulkInsert([draft])).rejects.toThrow(/no dateModified text/);
+    expect(await store.get(draft.id)).toBeUndefined();
     await store.close();
   });
 

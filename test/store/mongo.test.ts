@@ -13,7 +13,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nowMicros } from '../../src/domain/dates.js';
 import { databaseName, LEASE_MS, openMongoStore, type ClockMode } from '../../src/store/mongo.js';
-import type { AssetRecord, AssetStore, ListQuery } from '../../src/store/types.js';
+import { StoreBusyError, type AssetRecord, type AssetStore, type ListQuery } from '../../src/store/types.js';
 import { describeStoreContract } from './contract.js';
 import { describeFileStoreContract } from './files-contract.js';
 import { DRAFT_ZONE, draftAt } from './fixtures/drafts.js';
@@ -367,7 +367,7 @@ if (!BASE_URI) {
       60_000,
     );
 
-    it('answers 503 rather than commit when its lease ran out before the write', async () => {
+    it('refuses as busy (StoreBusyError, 503 over HTTP) rather than commit when its lease ran out before the write', async () => {
       const store = await openFresh();
       try {
         const before = nowMicros();
@@ -381,7 +381,7 @@ if (!BASE_URI) {
             queueMicrotask(() => (performance.now = realNow));
           }
         });
-        await expect(failed).rejects.toMatchObject({ statusCode: 503 });
+        await expect(failed).rejects.toBeInstanceOf(StoreBusyError);
         expect(await store.list(all())).toEqual([]);
         // The number it held was given back: the next create is the day's first.
         let dayIndex = 0;

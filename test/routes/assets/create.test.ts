@@ -75,7 +75,7 @@ describe('a fresh server (assetID counter, nothing stored after refusals)', () =
 });
 
 describe('successful create', () => {
-  it('201 with Location whose last segment is data.id, access.token and the full asset', async () => {
+  it('201 with Location whose last segment is data.id, access.token, access.transfer and the full asset', async () => {
     const res = await broker.post(ASSETS, { data: validAsset() });
     expect(res.status, res.text).toBe(201);
     const { data, access } = res.json;
@@ -86,6 +86,8 @@ describe('successful create', () => {
     expect(`${location.protocol}//${location.host}`).toBe(server.url);
     expect(typeof access.token).toBe('string');
     expect(access.token.length).toBeGreaterThanOrEqual(16);
+    expect(access.transfer).toMatch(/^[0-9a-f]{32}$/);
+    expect(access.transfer).not.toBe(access.token);
     expect(data.status).toBe('draft');
     expect(data.assetType).toBe('claimRights');
     expect(data.title).toBe('Земля для космодрому');

@@ -377,6 +377,9 @@ describe('page size', () => {
         return {
           id,
           ownerTokenHash: hashToken(newToken()),
+          transferTokenHash: null,
+          appliedTransfers: [],
+          documentHistory: [],
           modified,
           listed: true,
           test: false,

@@ -81,13 +81,29 @@ describe('GET /assets/{id}', () => {
     ].map((r) => (typeof r === 'string' ? r : JSON.stringify(r)));
     for (const text of responses) {
       expect(text).not.toContain(created.token);
+      expect(text).not.toContain(created.transfer);
       expect(text).not.toContain(record!.ownerTokenHash);
-      for (const key of ['owner_token', 'ownerToken', 'ownerTokenHash', 'transfer_token', '"rev"', '"_rev"', '"_id"', 'revisions', 'doc_type', '"listed"', '"modified"']) {
+      expect(text).not.toContain(record!.transferTokenHash);
+      for (const key of [
+        'owner_token',
+        'ownerToken',
+        'ownerTokenHash',
+        'transfer_token',
+        'transferToken',
+        'appliedTransfers',
+        '"rev"',
+        '"_rev"',
+        '"_id"',
+        'revisions',
+        'doc_type',
+        '"listed"',
+        '"modified"',
+      ]) {
         expect(text, key).not.toContain(key);
       }
     }
-    // access.token appears only in the create response.
-    expect(created.body.access.token).toBe(created.token);
+    // access.token and access.transfer appear only in the create response.
+    expect(created.body.access).toEqual({ token: created.token, transfer: created.transfer });
   });
 
   it('HEAD is answered like GET without a body', async () => {

@@ -1,0 +1,63 @@
+/**
+ * The reply check (`VALIDATE_REPLIES`): a reply that breaks the OpenAPI document never leaves as it is. A record
+ * written around the registry (straight into the real store) that the contract does not allow is served as a 500
+ * naming the break; the same record is served as it is when the check is off.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDate, nowMicros } from '../../src/domain/dates.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { Client } from '../helpers/client.js';
+
+const ID = 'f'.repeat(32);
+let checked: TestServer;
+let unchecked: TestServer;
+
+/** An asset without its required `title` and with a status the contract does not know. */
+async function insertBrokenRecord(server: TestServer): Promise<void> {
+  const modified = nowMicros();
+  const at = formatDate(modified, 'Europe/Kyiv');
+  await server.store.bulkInsert([
+    {
+      id: ID,
+      ownerTokenHash: 'x',
+      transferTokenHash: null,
+      appliedTransfers: [],
+      documentHistory: [],
+      modified,
+      listed: true,
+      test: false,
+      asset: { id: ID, status: 'lost', assetType: 'claimRights', date: at, dateModified: at },
+    },
+  ]);
+}
+
+beforeAll(async () => {
+  checked = await startServer();
+  unchecked = await startServer({ VALIDATE_REPLIES: 'false' });
+  await insertBrokenRecord(checked);
+  await insertBrokenRecord(unchecked);
+});
+afterAll(async () => {
+  await checked.close();
+  await unchecked.close();
+});
+
+describe('reply validation', () => {
+  it('replaces a reply that breaks the document by a 500 naming the break', async () => {
+    const response = await new Client(checked.url).get(`/api/0.1/assets/${ID}`);
+    expect(response.status).toBe(500);
+    expect(response.json.status).toBe('error');
+    expect(response.json.errors[0].description).toMatch(/broke the OpenAPI document: body does not match the document/);
+  });
+
+  it('leaves replies that keep the document alone', async () => {
+    const response = await new Client(checked.url).get('/api/0.1/assets');
+    expect(response.status).toBe(200);
+  });
+
+  it('is off unless the setting asks for it', async () => {
+    const response = await new Client(unchecked.url).get(`/api/0.1/assets/${ID}`);
+    expect(response.status).toBe(200);
+    expect(response.json.data.status).toBe('lost');
+  });
+});

@@ -21,7 +21,7 @@ const gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
 const collectYoung = (): void => gc({ type: 'minor' });
 
 /** How many bytes of a file pass between two young-generation collections. */
-const COLLECT_EVERY_BYTES = 2 * 1024 * 1024;
+const COLLECT_EVERY_BYTES = 1024 * 1024;
 
 /** The chunks of `source`, with a young-generation collection every COLLECT_EVERY_BYTES. */
 async function* collectingAsItGoes(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {

@@ -95,12 +95,14 @@ export function fileHandlers(files: FileService): Pick<OperationHandlers, 'uploa
 
     async downloadFile(request, reply) {
       const { KeyID: keyId, Signature: signature } = request.query;
-      const { info, content } = await files.download(request.params.key, keyId, signature);
+      const { info, open } = await files.download(request.params.key, keyId, signature);
+      // HEAD answers the same headers without reading the file (Fastify drops the body of a HEAD reply).
+      const body = request.method === 'HEAD' ? Readable.from([]) : Readable.from(collectingAsItGoes(open()), { objectMode: false });
       return reply
         .type(info.contentType)
         .header('content-length', info.size)
         .header('content-disposition', contentDisposition(info.filename))
-        .send(Readable.from(collectingAsItGoes(content), { objectMode: false }));
+        .send(body);
     },
   };
 }

@@ -96,10 +96,14 @@ export class FileService {
   }
 
   /**
-   * A stored file's description and bytes, for a request that shows the file's signature: 404 for an unknown
-   * key, then 403 for a missing or unknown `KeyID` and a missing, malformed or wrong `Signature`.
+   * A stored file's description, and how to read its bytes, for a request that shows the file's signature: 404
+   * for an unknown key, then 403 for a missing or unknown `KeyID` and a missing, malformed or wrong `Signature`.
    */
-  async download(key: string, keyId: string | undefined, signature: string | undefined): Promise<{ info: FileInfo; content: Readable }> {
+  async download(
+    key: string,
+    keyId: string | undefined,
+    signature: string | undefined,
+  ): Promise<{ info: FileInfo; open: () => Readable }> {
     const info = await this.files.stat(key);
     if (info === undefined) throw notFoundFile();
     if (keyId === undefined || !this.ownKeys.has(keyId)) throw refusedDownload('KeyID', 'Key Id does not exist');
@@ -109,7 +113,7 @@ export class FileService {
     if (!this.ownKeys.verifies(keyId, signedMessage(key, info.md5), bytes)) {
       throw refusedDownload('Signature', 'Signature does not match');
     }
-    return { info, content: this.files.read(key) };
+    return { info, open: () => this.files.read(key) };
   }
 
   /**

@@ -12,8 +12,14 @@
  *   npm run bench -- --ds-upload  the document service instead: upload MB/s and the server's peak RSS for a
  *                                 100 MiB file (scripts/bench/ds-upload.ts; --size, --runs, --no-build)
  *
+ *   npm run bench -- --stream-only --sizes 1000 --stream-counts 1,10
+ *                                 only the change stream's latency (a quick try; nothing is written)
+ *
  * Options: --connections N (50), --duration S (10 full, 3 quick), --sizes 10000,100000,1000000,
- * --log-level L (the registry's LOG_LEVEL, default warn), --no-pin, --keep (keep the temporary store).
+ * --log-level L (the registry's LOG_LEVEL, default warn), --no-pin, --keep (keep the temporary store),
+ * --stream-counts 1,100,1000 (connected change streams), --stream-events N (50 changes per count),
+ * --stream-interval MS (100 between changes). The change stream is measured at the first size, after the four
+ * scenarios (scripts/bench/stream.ts).
  * MONGODB_URI set: the registry runs on MongoDB (a fresh database, dropped at the end) instead of SQLite.
  *
  * What runs where: the registry is the compiled service (`tsc` into bench/tmp/dist, started as
@@ -35,6 +41,7 @@ import type { AssetStore } from '../src/store/types.js';
 import { nowMicros } from '../src/domain/dates.js';
 import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } from './bench/data.js';
 import { writeReport, type BenchResults, type Measure, type ScalingPoint } from './bench/report.js';
+import { measureStreams } from './bench/stream.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API = '/api/0.1';
@@ -51,10 +58,16 @@ function option(name: string): string | undefined {
 
 const reportOnly = option('report');
 const quick = flag('quick');
+const streamOnly = flag('stream-only');
+const streamCounts = (option('stream-counts') ?? '1,100,1000').split(',').map(Number);
+const streamEvents = Number(option('stream-events') ?? 50);
+const streamInterval = Number(option('stream-interval') ?? 100);
+/** Runs that write no result file: the quick ratios, the stream-only try. */
+const tryOnly = quick || streamOnly;
 const connections = Number(option('connections') ?? 50);
 const duration = Number(option('duration') ?? (quick ? 3 : 10));
 const warmup = quick ? 1 : 2;
-const sizes = quick ? [10_000] : (option('sizes') ?? '10000,100000,1000000').split(',').map(Number);
+const sizes = quick ? [10_000] : (option('sizes') ?? (streamOnly ? '10000' : '10000,100000,1000000')).split(',').map(Number);
 const logLevel = option('log-level') ?? 'warn';
 const mongoUri = process.env.MONGODB_URI || undefined;
 const SEED_BATCH = 10_000;
@@ -334,7 +347,7 @@ async function main(): Promise<void> {
 
   const results: BenchResults = {
     timestamp: started.toISOString(),
-    resultFile: quick ? undefined : `bench/results/${stamp}.json`,
+    resultFile: tryOnly ? undefined : `bench/results/${stamp}.json`,
     command: `npm run bench${process.argv.slice(2).length ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
     quick,
     store: mongoDb ? 'mongodb' : 'embedded',
@@ -347,6 +360,7 @@ async function main(): Promise<void> {
     startupMs: [],
     scaling: [],
     peakRssMB: 0,
+    streams: [],
   };
 
   const randomOf = (list: string[]) => list[Math.floor(Math.random() * list.length)]!;
@@ -371,13 +385,10 @@ async function main(): Promise<void> {
       const listSpec: LoadSpec = { url: `${registry.url}${API}/assets`, headers: readHeaders };
       const bareSpec: LoadSpec = { url: `${bare.url}/asset` };
 
-      if (size === sizes[0]) {
+      const authorization = `Basic ${Buffer.from(`${BROKER_KEY}:`).toString('base64')}`;
+      if (size === sizes[0] && !streamOnly) {
         // The four scenarios, each right after the bare route, so both see the same machine (its other load drifts).
-        const writeHeaders = {
-          authorization: `Basic ${Buffer.from(`${BROKER_KEY}:`).toString('base64')}`,
-          cookie,
-          'content-type': 'application/json',
-        };
+        const writeHeaders = { authorization, cookie, 'content-type': 'application/json' };
         const createBody = JSON.stringify({ data: createPayload() });
         let counter = 0;
         const scenarios: [keyof BenchResults['scenarios'], string, LoadSpec][] = [
@@ -408,8 +419,24 @@ async function main(): Promise<void> {
         }
       }
 
+      if (size === sizes[0] && !quick) {
+        log('  change stream: latency from the answer to a PATCH to its event on every stream');
+        results.streams = await measureStreams({
+          url: registry.url,
+          pid: registry.proc.pid!,
+          cookie,
+          authorization,
+          ownerToken: OWNER_TOKEN,
+          patchIds,
+          streamCounts,
+          events: streamEvents,
+          intervalMs: streamInterval,
+          log,
+        });
+      }
+
       let point: ScalingPoint | undefined;
-      if (!quick) {
+      if (!tryOnly) {
         const lastPage = await store.list({ descending: true, limit: 101, mode: 'real', withAssets: false });
         const endOffset = encodeURIComponent(lastPage[lastPage.length - 1]!.dateModified);
         point = {
@@ -441,14 +468,14 @@ async function main(): Promise<void> {
   }
   results.peakRssMB = round(peakRssKb / 1024, 0);
 
-  if (!quick) {
+  if (!tryOnly) {
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
     const file = join(ROOT, 'bench/results', `${stamp}.json`);
     writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
     writeReport(results, ROOT);
     log(`\nwrote ${file.slice(ROOT.length)}, docs/performance.md, docs/performance-scaling.svg`);
   }
-  process.stdout.write(JSON.stringify(results.ratios) + '\n');
+  process.stdout.write(JSON.stringify(streamOnly ? results.streams : results.ratios) + '\n');
 }
 
 /** GET once, keep the SERVER_ID cookie the registry hands out (writes need it). */

@@ -84,16 +84,28 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
 
   const services = createServices(
     store,
-    { timeZone: config.timeZone, assetIdPrefix: config.assetIdPrefix },
     {
-      maxBytes: config.dsMaxBytes,
-      publicUrl: config.publicUrl,
-      apiPrefix: API_PREFIX,
-      signingKey: signingKey ?? ensureSigningKey(config.dsKeyFile).key,
-      external:
-        config.dsDownloadUrl === undefined ? undefined : { downloadUrl: config.dsDownloadUrl, publicKeys: config.dsPublicKeys },
+      timeZone: config.timeZone,
+      assetIdPrefix: config.assetIdPrefix,
+      streams: {
+        maxClients: config.streamMaxClients,
+        maxUnread: config.streamMaxUnread,
+        unreadTimeout: config.streamUnreadTimeout,
+        heartbeat: config.streamHeartbeat,
+      },
+      files: {
+        maxBytes: config.dsMaxBytes,
+        publicUrl: config.publicUrl,
+        apiPrefix: API_PREFIX,
+        signingKey: signingKey ?? ensureSigningKey(config.dsKeyFile).key,
+        external:
+          config.dsDownloadUrl === undefined ? undefined : { downloadUrl: config.dsDownloadUrl, publicKeys: config.dsPublicKeys },
+      },
     },
+    app.log,
   );
+  // Streams never finish on their own: they are ended before the server waits for its connections to close.
+  app.addHook('preClose', () => services.changes.close());
   await app.register(operations, { handlers: operationHandlers(services) });
   return app;
 }

@@ -31,6 +31,14 @@ export interface Config {
   validateReplies: boolean;
   /** Milliseconds a graceful shutdown may take before the process exits anyway. */
   closeGraceDelay: number;
+  /** Change streams this node serves at once (503 beyond). */
+  streamMaxClients: number;
+  /** Bytes a stream's client may leave unread… */
+  streamMaxUnread: number;
+  /** …for this many milliseconds before it is disconnected. */
+  streamUnreadTimeout: number;
+  /** Milliseconds a stream may stay silent before a keep-alive comment is sent. */
+  streamHeartbeat: number;
   /** Largest file the built-in document service stores, in bytes (413 above it). */
   dsMaxBytes: number;
   /** The document service's Ed25519 key pair (PEM); created on first start. */
@@ -62,6 +70,10 @@ interface Settings {
   BODY_LIMIT: number;
   VALIDATE_REPLIES: boolean;
   CLOSE_GRACE_DELAY: number;
+  STREAM_MAX_CLIENTS: number;
+  STREAM_MAX_UNREAD: number;
+  STREAM_UNREAD_TIMEOUT: number;
+  STREAM_HEARTBEAT: number;
   DS_MAX_BYTES: number;
   DS_KEY_FILE?: string;
   DS_DOWNLOAD_URL?: string;
@@ -165,6 +177,30 @@ export const SETTINGS_SCHEMA: JSONSchemaType<Settings> = {
       default: 10_000,
       description:
         'on SIGTERM or SIGINT: milliseconds to finish the requests in flight and close the store before exiting anyway',
+    },
+    STREAM_MAX_CLIENTS: {
+      type: 'integer',
+      minimum: 0,
+      default: 1000,
+      description: 'change streams (`GET /assets/changes`) one node serves at once; 503 beyond (0: none)',
+    },
+    STREAM_MAX_UNREAD: {
+      type: 'integer',
+      minimum: 0,
+      default: 1_048_576,
+      description: 'bytes a change-stream client may leave unread for `STREAM_UNREAD_TIMEOUT` before it is dropped',
+    },
+    STREAM_UNREAD_TIMEOUT: {
+      type: 'integer',
+      minimum: 1,
+      default: 30_000,
+      description: 'milliseconds a change-stream client may leave `STREAM_MAX_UNREAD` bytes unread',
+    },
+    STREAM_HEARTBEAT: {
+      type: 'integer',
+      minimum: 1,
+      default: 15_000,
+      description: 'longest silence of a change stream in milliseconds (then a keep-alive comment)',
     },
     DS_MAX_BYTES: {
       type: 'integer',
@@ -324,6 +360,10 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     bodyLimit: s.BODY_LIMIT,
     validateReplies: s.VALIDATE_REPLIES,
     closeGraceDelay: s.CLOSE_GRACE_DELAY,
+    streamMaxClients: s.STREAM_MAX_CLIENTS,
+    streamMaxUnread: s.STREAM_MAX_UNREAD,
+    streamUnreadTimeout: s.STREAM_UNREAD_TIMEOUT,
+    streamHeartbeat: s.STREAM_HEARTBEAT,
     dsMaxBytes: s.DS_MAX_BYTES,
     dsKeyFile: s.DS_KEY_FILE ?? join(s.DATA_DIR, 'ds-key.pem'),
     dsDownloadUrl: s.DS_DOWNLOAD_URL,

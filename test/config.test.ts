@@ -22,6 +22,10 @@ describe('settings (decisions.md §1)', () => {
       timeZone: 'Europe/Kyiv',
       logLevel: 'info',
       bodyLimit: 1_048_576,
+      streamMaxClients: 1000,
+      streamMaxUnread: 1_048_576,
+      streamUnreadTimeout: 30_000,
+      streamHeartbeat: 15_000,
     });
     expect(config.cookieSecret).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -47,6 +51,10 @@ describe('settings (decisions.md §1)', () => {
         TZ: 'UTC',
         LOG_LEVEL: 'warn',
         BODY_LIMIT: '2048',
+        STREAM_MAX_CLIENTS: '0',
+        STREAM_MAX_UNREAD: '65536',
+        STREAM_UNREAD_TIMEOUT: '1000',
+        STREAM_HEARTBEAT: '500',
       },
       [],
     );
@@ -65,6 +73,10 @@ describe('settings (decisions.md §1)', () => {
       timeZone: 'UTC',
       logLevel: 'warn',
       bodyLimit: 2048,
+      streamMaxClients: 0,
+      streamMaxUnread: 65_536,
+      streamUnreadTimeout: 1000,
+      streamHeartbeat: 500,
     });
   });
 
@@ -138,6 +150,9 @@ describe('settings (decisions.md §1)', () => {
     ['PORT', 'eighty'],
     ['RATE_LIMIT_MAX', '-1'],
     ['BODY_LIMIT', '1.5'],
+    ['STREAM_MAX_CLIENTS', 'many'],
+    ['STREAM_HEARTBEAT', '0'],
+    ['STREAM_UNREAD_TIMEOUT', '0'],
   ])('refuses %s=%s with a message naming the setting', (name, value) => {
     expect(() => loadConfig({ [name]: value }, [])).toThrow(name);
   });

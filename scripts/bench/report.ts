@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { StreamMeasure } from './stream.js';
 
 export interface Measure {
   rps: number;
@@ -46,7 +47,15 @@ export interface BenchResults {
   startupMs: { assets: number; ms: number }[];
   scaling: ScalingPoint[];
   peakRssMB: number;
+  /** The change stream at the first size, per number of connected streams (absent in results before issue 13). */
+  streams?: StreamMeasure[];
 }
+
+/** Issue 13's targets for the change stream, on the embedded store: p99 by number of connected streams. */
+const STREAM_TARGETS: [streams: number, p99Ms: number][] = [
+  [100, 100],
+  [1000, 250],
+];
 
 export interface TargetRow {
   target: string;
@@ -95,6 +104,15 @@ export function evaluateTargets(r: BenchResults): TargetRow[] {
   } else {
     rows.push({ target: 'Listing page at 1,000,000 within 1.5× of 10,000', measured: 'not measured', met: undefined });
     rows.push({ target: 'RSS < 250 MB with 1,000,000 assets', measured: 'not measured', met: undefined });
+  }
+  for (const [streams, limit] of STREAM_TARGETS) {
+    const m = r.streams?.find((measure) => measure.streams === streams);
+    const complete = m !== undefined && m.delivered === m.streams * m.events;
+    rows.push({
+      target: `Change stream p99 ≤ ${limit} ms with ${fmt(streams)} streams (embedded store)`,
+      measured: m === undefined ? 'not measured' : `${m.p99} ms (p50 ${m.p50}, max ${m.max}; ${complete ? 'every event arrived' : `${fmt(m.delivered)} of ${fmt(m.streams * m.events)} arrived`})`,
+      met: m === undefined || r.store !== 'embedded' ? undefined : complete && m.p99 <= limit,
+    });
   }
   const startups = r.startupMs.map((s) => s.ms);
   const slowest = Math.max(...startups);
@@ -259,10 +277,31 @@ export function performanceMarkdown(r: BenchResults, notes: string): string {
         `${fmt(p.listEnd.rps)} (${p.listEnd.p50}/${p.listEnd.p99}) | ${fmt(p.read.rps)} (${p.read.p50}/${p.read.p99}) | ${p.rssMB} |`,
     ),
     '',
+    ...streamSection(r),
     notes.trim(),
     '',
   ];
   return lines.join('\n');
+}
+
+function streamSection(r: BenchResults): string[] {
+  const interval = r.streams?.[0]?.intervalMs;
+  const lines = [
+    '## Change stream',
+    '',
+    'At the first size, with N streams (`GET /assets/changes`, one socket each, started at the head of the feed) ' +
+      `connected to the registry: a PATCH every ${interval ?? '–'} ms, and for each the time from its answer to the arrival of its event on every ` +
+      'stream (p50/p99/max over all streams and changes); RSS is the registry process\'s while the streams are connected.',
+    '',
+    '| Streams | changes | delivered | p50 ms | p99 ms | max ms | RSS MB |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  if (r.streams === undefined || r.streams.length === 0) return [...lines, '| not measured in this run | | | | | | |', ''];
+  return [
+    ...lines,
+    ...r.streams.map((m) => `| ${fmt(m.streams)} | ${m.events} | ${fmt(m.delivered)} of ${fmt(m.streams * m.events)} | ${m.p50} | ${m.p99} | ${m.max} | ${m.rssMB} |`),
+    '',
+  ];
 }
 
 export function writeReport(r: BenchResults, root: string, notes = readNotes(root)): void {

@@ -68,17 +68,8 @@ export function parseListingQuery(query: Record<string, unknown>, timeZone: stri
 
   const offset = lastValue(query.offset);
   if (offset !== '') {
-    params.offset = offset.replace(LOST_PLUS_SIGN, '$1+$2');
-    const after = parseDateToMicros(params.offset, timeZone);
-    if (after === undefined) {
-      throw ApiError.one(
-        400,
-        'querystring',
-        'offset',
-        'Invalid offset: expected a dateModified value, an ISO 8601 date-time such as 2026-11-22T12:30:17.615196+02:00',
-      );
-    }
-    params.after = after;
+    params.offset = restoreLostPlus(offset);
+    params.after = readPosition(offset, timeZone, 'querystring', 'offset');
   }
 
   const limit = lastValue(query.limit);
@@ -96,11 +87,42 @@ export function parseListingQuery(query: Record<string, unknown>, timeZone: stri
     params.modeParam = lastValue(query.mode);
   }
 
-  params.fields = lastValue(query.opt_fields)
+  params.fields = readFields(query);
+  return params;
+}
+
+/** The listing mode a query asks for (`mode`): real assets unless `test` or `_all_`. */
+export function readMode(query: Record<string, unknown>): ListMode {
+  return MODES.get(lastValue(query.mode)) ?? 'real';
+}
+
+/** `opt_fields`, trimmed, empties dropped. */
+export function readFields(query: Record<string, unknown>): string[] {
+  return lastValue(query.opt_fields)
     .split(',')
     .map((field) => field.trim())
     .filter((field) => field !== '');
-  return params;
+}
+
+function restoreLostPlus(text: string): string {
+  return text.replace(LOST_PLUS_SIGN, '$1+$2');
+}
+
+/**
+ * A feed position (a `dateModified` value, as `offset` and the change stream's `Last-Event-ID` carry it) in
+ * microseconds. Throws ApiError 400 naming where it came from when it is not a date-time.
+ */
+export function readPosition(text: string, timeZone: string, location: 'querystring' | 'header', name: string): number {
+  const micros = parseDateToMicros(restoreLostPlus(text), timeZone);
+  if (micros === undefined) {
+    throw ApiError.one(
+      400,
+      location,
+      name,
+      `Invalid ${name}: expected a dateModified value, an ISO 8601 date-time such as 2026-11-22T12:30:17.615196+02:00`,
+    );
+  }
+  return micros;
 }
 
 /**
@@ -127,7 +149,8 @@ export function buildListingPage(
   return page;
 }
 
-function listedItem(row: ListedRow, fields: string[]): ListingItem {
+/** One feed entry: `id`, `dateModified` and the asked-for fields the asset has (listing pages and change events). */
+export function listedItem(row: ListedRow, fields: string[]): ListingItem {
   const item: ListingItem = { id: row.id, dateModified: row.dateModified };
   const asset = row.asset;
   if (asset === undefined) return item;
@@ -165,7 +188,7 @@ function formEncode(text: string): string {
  * A query value as text: the last of repeated values (as the original's params), '' when absent. The route schema
  * may already have made a number of it (`limit`).
  */
-function lastValue(value: unknown): string {
+export function lastValue(value: unknown): string {
   const last = Array.isArray(value) ? value[value.length - 1] : value;
   if (typeof last === 'number') return String(last);
   return typeof last === 'string' ? last : '';

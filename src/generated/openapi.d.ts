@@ -32,6 +32,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the feed as a stream of Server-Sent Events
+         * @description The listing feed, pushed: a `text/event-stream` (Server-Sent Events) that sends every change of a listed asset
+         *     as an event, within a second of the answer to the write (100 ms at p99 on one node is the target). The stream
+         *     shows exactly what following `next_page` of the listing shows, in the same order: the feed entry of each
+         *     asset with its `dateModified` at the time it is sent. An asset written several times between two events may
+         *     be sent once, with its latest `dateModified`.
+         *
+         *     **Where it starts.** After `Last-Event-ID` (the header browsers resend on reconnect; it wins over the query),
+         *     else after `offset`, else at the start of the feed. Both take a `dateModified` value, as the listing's
+         *     `offset` does; an event's id is one.
+         *
+         *     **Events.** The stream opens with `retry: 1000` (reconnect after one second), then each event is
+         *
+         *     ```
+         *     id: 2018-01-09T18:31:03.936033+02:00
+         *     data: {"id":"6aa3093c0b00447abefcacf9a11da277","dateModified":"2018-01-09T18:31:03.936033+02:00"}
+         *
+         *     ```
+         *
+         *     where `data` is one line of JSON shaped as a listing entry (the `ListingItem` schema: `id`, `dateModified`
+         *     and the fields named in `opt_fields`) and `id` is its `dateModified`. Event ids strictly increase. A stream
+         *     that has nothing to send sends a comment line (`: keep-alive`) at least every 15 seconds, so that proxies
+         *     keep an idle stream open.
+         *
+         *     **Nothing skipped, nothing twice.** A client that reconnects with its last event id (to the same node or
+         *     another, before or after a restart) sees every change after it: none skipped, none twice. A change written
+         *     on any node reaches the streams of every node.
+         *
+         *     **Limits.** At most `STREAM_MAX_CLIENTS` streams per node (1000 unless set): beyond, 503 with `Retry-After`.
+         *     A client that leaves more than 1 MiB unread for 30 seconds is disconnected (it resumes with
+         *     `Last-Event-ID`); nothing is buffered for it without bound. When the node shuts down, its streams end
+         *     cleanly and clients reconnect. The cluster cookie, rate limit and key rules are those of any GET.
+         */
+        get: operations["streamAssetChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets/{asset_id}": {
         parameters: {
             query?: never;
@@ -816,6 +866,22 @@ export interface components {
              */
             offset: string;
         };
+        /**
+         * ChangeStream
+         * @description A Server-Sent Events stream (UTF-8 text). It opens with `retry: 1000`; then, separated by blank lines, events
+         *     of two lines, `id: <dateModified>` and `data: <ListingItem as one line of JSON>`, and comment lines
+         *     (`: keep-alive`) when there is nothing to send.
+         * @example retry: 1000
+         *
+         *     id: 2018-01-09T18:31:03.936033+02:00
+         *     data: {"id":"6aa3093c0b00447abefcacf9a11da277","dateModified":"2018-01-09T18:31:03.936033+02:00"}
+         *
+         *     id: 2018-01-09T18:31:04.100517+02:00
+         *     data: {"id":"0b2d6d1b8d7a4b6e9a2f3c4d5e6f7a8b","dateModified":"2018-01-09T18:31:04.100517+02:00"}
+         *
+         *     : keep-alive
+         */
+        ChangeStream: string;
         /**
          * Health
          * @description The registry and its store are serving.
@@ -2177,7 +2243,7 @@ export interface components {
         } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
     };
     responses: {
-        /** @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name). */
+        /** @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name) or `Last-Event-ID` header. */
         BadRequest: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2592,6 +2658,36 @@ export interface components {
             };
         };
         /**
+         * @description This node already serves `STREAM_MAX_CLIENTS` streams. Retry after `Retry-After` seconds, with
+         *     `Last-Event-ID` (a balancer may send the retry to another node).
+         */
+        TooManyStreams: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                /**
+                 * @description Seconds to wait before the next attempt.
+                 * @example 5
+                 */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "stream",
+                 *           "description": "Too many streams, retry later"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description The caller may not change the asset's documents (`url` / `permission` / `Forbidden`: not the owner with its
          *     token, nor an admin), the asset's status does not allow it (`body` / `data` / `Can't update document in
          *     current (<status>) asset status`), the document has another author (`url` / `role` / `Can update document
@@ -2752,6 +2848,13 @@ export interface components {
          * @example 2018-01-09T18:31:03.936033+02:00
          */
         Offset: string;
+        /**
+         * @description The id of the last event the client received (a `dateModified` value, as the `offset` query parameter takes):
+         *     the stream resumes right after it. Browsers' `EventSource` sends it on every reconnect. Wins over `offset`;
+         *     a value that is not a date-time is 400.
+         * @example 2018-01-09T18:31:03.936033+02:00
+         */
+        LastEventId: string;
         /**
          * @description Entries per page, a whole number from 1; above 1000 is served as 1000. Anything else is 400.
          * @example 100
@@ -3010,6 +3113,79 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    streamAssetChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the page starts: a `dateModified` value (exclusive), usually `next_page.offset` of the previous page.
+                 *     Any ISO 8601 date-time is accepted, in any offset; a `+` that arrived unencoded (decoded to a space) is
+                 *     still understood. Empty means the start of the feed (or its end when `descending`). Anything else is 400.
+                 * @example 2018-01-09T18:31:03.936033+02:00
+                 */
+                offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
+                 *     lists real assets, as without it (as the original did).
+                 * @example _all_
+                 */
+                mode?: components["parameters"]["Mode"];
+                /**
+                 * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
+                 * @example status,assetID
+                 */
+                opt_fields?: components["parameters"]["OptFields"];
+            };
+            header?: {
+                /**
+                 * @description The id of the last event the client received (a `dateModified` value, as the `offset` query parameter takes):
+                 *     the stream resumes right after it. Browsers' `EventSource` sends it on every reconnect. Wins over `offset`;
+                 *     a value that is not a date-time is 400.
+                 * @example 2018-01-09T18:31:03.936033+02:00
+                 */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of events; it stays open until the client or the node closes it. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    /**
+                     * @description Streams are never cached.
+                     * @example no-cache
+                     */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ChangeStream"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["TooManyStreams"];
         };
     };
     getAsset: {

@@ -7,6 +7,7 @@ import type { Services } from '../services/index.js';
 import { assetHandlers } from './assets.js';
 import { documentHandlers } from './documents.js';
 import { fileHandlers } from './files.js';
+import { changeHandlers } from './changes.js';
 import { serviceHandlers } from './service.js';
 import { transferHandlers } from './transfers.js';
 import type { OperationHandlers } from './types.js';
@@ -16,6 +17,7 @@ export function operationHandlers(services: Services): OperationHandlers {
     ...assetHandlers(services.assets),
     ...documentHandlers(services.documents),
     ...fileHandlers(services.files),
+    ...changeHandlers(services.changes),
     ...serviceHandlers(services.health),
     ...transferHandlers(services.transfers),
   };

@@ -3,6 +3,7 @@ import type { AssetStore } from '../store/types.js';
 import { AssetService, type AssetSettings } from './assets.js';
 import { DocumentService } from './documents.js';
 import { FileService, type FileServiceSettings } from './files.js';
+import { ChangeStreams, type ChangeStreamLog, type ChangeStreamSettings } from './changes.js';
 import { HealthService } from './health.js';
 import { TransferService } from './transfers.js';
 
@@ -10,14 +11,22 @@ export interface Services {
   assets: AssetService;
   documents: DocumentService;
   files: FileService;
+  changes: ChangeStreams;
   health: HealthService;
   transfers: TransferService;
 }
 
-export function createServices(store: AssetStore, settings: AssetSettings, fileSettings: FileServiceSettings): Services {
-  const files = new FileService(store.files, fileSettings);
+export interface ServiceSettings extends AssetSettings {
+  streams: Omit<ChangeStreamSettings, 'timeZone'>;
+  /** The built-in document service. */
+  files: FileServiceSettings;
+}
+
+export function createServices(store: AssetStore, settings: ServiceSettings, log: ChangeStreamLog): Services {
+  const files = new FileService(store.files, settings.files);
   return {
     assets: new AssetService(store, settings),
+    changes: new ChangeStreams(store, { timeZone: settings.timeZone, ...settings.streams }, log),
     documents: new DocumentService(store, settings, files),
     files,
     health: new HealthService(store),

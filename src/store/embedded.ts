@@ -41,6 +41,7 @@ import {
   type TransferRecord,
   type TransferStore,
   type WriteStamp,
+  type WriteWatch,
 } from './types.js';
 
 export interface EmbeddedStoreOptions {
@@ -54,6 +55,8 @@ const WRITE_WAIT_MS = 60_000;
 const READ_BUSY_TIMEOUT_MS = 60_000;
 /** Upper bound of the jittered pause between two attempts at the write lock. */
 const MAX_RETRY_PAUSE_MS = 8;
+/** How often a watched store looks for other processes' commits (`watchWrites`). */
+const WATCH_POLL_MS = 10;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS assets (
@@ -371,6 +374,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       else updating.delete(id);
       releaseReads(id);
     }
+    if (outcomes?.some((outcome) => outcome.ok)) signalWrites();
   }
 
   /** Queues `run` (a nested better-sqlite3 transaction, so a savepoint) for the next group commit. */
@@ -423,6 +427,33 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       return changes === 1;
     },
   };
+
+  /*
+   * Watching writes. A commit by any other connection, this process's writer included, changes what
+   * `PRAGMA data_version` answers on the read connection (SQLite's promise), so polling it every WATCH_POLL_MS
+   * notices every process's writes for the price of a look at the WAL index. This process's own commits are
+   * signalled at once, without waiting for the poll.
+   */
+  const watchers = new Set<() => void>();
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seenVersion = 0;
+  let watchTimer: NodeJS.Timeout | undefined;
+
+  function signalWrites(): void {
+    for (const onWrite of watchers) onWrite();
+  }
+
+  function pollDataVersion(): void {
+    const version = dataVersion.get() as number;
+    if (version === seenVersion) return;
+    seenVersion = version;
+    signalWrites();
+  }
+
+  function stopWatching(): void {
+    clearInterval(watchTimer);
+    watchTimer = undefined;
+  }
 
   return {
     transfers,
@@ -477,6 +508,25 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
 
     async bulkInsert(records) {
       await withWriteLock(() => bulkInsertTransaction.immediate(records));
+      signalWrites();
+    },
+
+    async watchWrites(onWrite): Promise<WriteWatch> {
+      const watcher = () => onWrite();
+      watchers.add(watcher);
+      if (watchTimer === undefined) {
+        seenVersion = dataVersion.get() as number;
+        watchTimer = setInterval(pollDataVersion, WATCH_POLL_MS);
+        // A watch alone does not keep a process alive.
+        watchTimer.unref();
+      }
+      return {
+        method: 'data_version poll',
+        async close() {
+          watchers.delete(watcher);
+          if (watchers.size === 0) stopWatching();
+        },
+      };
     },
 
     async ping() {
@@ -491,6 +541,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
         if (flushes.size > 0) await Promise.all(flushes);
         else await new Promise((resolve) => setImmediate(resolve));
       }
+      stopWatching();
+      watchers.clear();
       writer.close();
       db.close();
     },

@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MongoClient,
   MongoServerError,
+  Timestamp,
   type ClientSession,
   type Collection,
   type Db,
@@ -40,6 +41,7 @@ import {
   type TransferRecord,
   type TransferStore,
   type WriteStamp,
+  type WriteWatch,
 } from './types.js';
 
 /** How long a tick may stay in flight before readers ignore it (a crashed writer). Database-clock ms. */
@@ -51,6 +53,13 @@ const WRITE_TIMEOUT_MS = 10_000;
 /** How long a finished writer waits for earlier ticks before answering anyway. */
 const WAIT_EARLIER_MAX_MS = 5_000;
 const MAX_ATTEMPTS = 20;
+/** Without change streams, how often a watched store reads the clock's version (`watchWrites`). */
+const WATCH_POLL_MS = 20;
+/**
+ * A watched store also signals this often with no write seen: a lease that runs out (a crashed writer) lets the
+ * feed go on without any document changing.
+ */
+const WATCH_TICK_MS = 1000;
 const BULK_BATCH = 1000;
 const CLOCK_ID = 'clock';
 
@@ -120,6 +129,12 @@ interface CounterDoc {
   _id: string;
   n: number;
   spare?: number[];
+}
+
+/** The running watch of the clock behind every `watchWrites` of one store. */
+interface ClockWatch {
+  method: string;
+  stop(): Promise<void>;
 }
 
 interface HeldTick {
@@ -551,6 +566,7 @@ class MongoStore implements AssetStore {
         continue;
       }
       await this.finish(held.entry);
+      this.signalWrites();
       return record;
     }
   }
@@ -638,6 +654,7 @@ class MongoStore implements AssetStore {
         return 'conflict';
       }
       await this.finish(held.entry);
+      this.signalWrites();
       return record;
     }
   }
@@ -684,6 +701,132 @@ class MongoStore implements AssetStore {
       await this.assets.insertMany(docs, { ordered: true });
     }
     await this.clock.updateOne({ _id: CLOCK_ID }, { $max: { t: max }, $inc: { v: 1 } });
+    this.signalWrites();
+  }
+
+  // ---------------------------------------------------------------- watching writes
+
+  private readonly watchers = new Set<() => void>();
+  private watching: Promise<ClockWatch> | undefined;
+
+  /**
+   * A change becomes listable when its tick is released, which is an update of the clock document, so the clock is
+   * what is watched: with a change stream where the server has them (a replica set or a sharded cluster), else by
+   * reading its version every WATCH_POLL_MS (FerretDB, a standalone server). This node's own writes are signalled
+   * as soon as they are finished, and every watch also signals every WATCH_TICK_MS (leases that run out).
+   */
+  async watchWrites(onWrite: () => void): Promise<WriteWatch> {
+    const watcher = () => onWrite();
+    this.watchers.add(watcher);
+    this.watching ??= this.watchClock();
+    let clock: ClockWatch;
+    try {
+      clock = await this.watching;
+    } catch (error) {
+      this.watchers.delete(watcher);
+      this.watching = undefined;
+      throw error;
+    }
+    return {
+      method: clock.method,
+      close: async () => {
+        this.watchers.delete(watcher);
+        if (this.watchers.size > 0 || this.watching === undefined) return;
+        this.watching = undefined;
+        await clock.stop();
+      },
+    };
+  }
+
+  private signalWrites(): void {
+    for (const onWrite of this.watchers) onWrite();
+  }
+
+  private async watchClock(): Promise<ClockWatch> {
+    const tick = setInterval(() => this.signalWrites(), WATCH_TICK_MS);
+    tick.unref();
+    let inner: ClockWatch | undefined;
+    try {
+      const hello = await this.db.command({ hello: 1 });
+      const hasChangeStreams = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+      inner = hasChangeStreams && hello.operationTime instanceof Timestamp
+        ? this.clockChangeStream(hello.operationTime)
+        : await this.clockPoll();
+    } finally {
+      if (inner === undefined) clearInterval(tick);
+    }
+    const { method, stop } = inner;
+    return {
+      method,
+      stop: async () => {
+        clearInterval(tick);
+        await stop();
+      },
+    };
+  }
+
+  /**
+   * A change stream on the clock document from `since` (a moment read before watching was reported ready), so that
+   * no write after it is missed however long the stream takes to open. Should the stream fail for good (the driver
+   * itself resumes it after the errors that allow it), the clock is polled instead.
+   */
+  private clockChangeStream(since: Timestamp): ClockWatch {
+    const stream = this.clock.watch([{ $match: { 'documentKey._id': CLOCK_ID } }], { startAtOperationTime: since });
+    let stopped = false;
+    let fallback: ClockWatch | undefined;
+    void (async () => {
+      try {
+        for (;;) {
+          await stream.next();
+          this.signalWrites();
+        }
+      } catch {
+        if (stopped) return;
+        await stream.close().catch(() => undefined);
+        fallback = await this.clockPoll().catch(() => undefined);
+        this.signalWrites();
+        if (stopped) await fallback?.stop();
+      }
+    })();
+    return {
+      method: 'change stream',
+      stop: async () => {
+        stopped = true;
+        await stream.close().catch(() => undefined);
+        await fallback?.stop();
+      },
+    };
+  }
+
+  /** Reads the clock's version and stamp every WATCH_POLL_MS; a difference is a write. */
+  private async clockPoll(): Promise<ClockWatch> {
+    const read = async () => {
+      const doc = await this.clock.findOne({ _id: CLOCK_ID }, { projection: { t: 1, v: 1 } });
+      return doc ? `${doc.t}:${doc.v}` : '';
+    };
+    let seen = await read();
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const poll = async () => {
+      try {
+        const now = await read();
+        if (now !== seen) {
+          seen = now;
+          this.signalWrites();
+        }
+      } catch {
+        // The periodic tick keeps signalling; the next poll tries again.
+      }
+      if (!stopped) timer = setTimeout(() => void poll(), WATCH_POLL_MS).unref();
+    };
+    timer = setTimeout(() => void poll(), WATCH_POLL_MS).unref();
+    return {
+      method: 'clock poll',
+      stop: async () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
   }
 
   async ping(): Promise<void> {
@@ -691,6 +834,10 @@ class MongoStore implements AssetStore {
   }
 
   async close(): Promise<void> {
+    const watching = this.watching;
+    this.watching = undefined;
+    this.watchers.clear();
+    if (watching) await (await watching.catch(() => undefined))?.stop();
     await this.client.close();
   }
 

@@ -98,6 +98,13 @@ export interface TransferStore {
   setMark(id: string, expected: TransferMark | null, next: TransferMark): Promise<boolean>;
 }
 
+/** A running watch of a store's writes (`AssetStore.watchWrites`). */
+export interface WriteWatch {
+  /** How other processes' writes are noticed, for the logs: e.g. `change stream`, `clock poll`. */
+  readonly method: string;
+  close(): Promise<void>;
+}
+
 export interface AssetStore {
   /** The transfers of ownership, kept beside the assets (their own table or collection). */
   readonly transfers: TransferStore;
@@ -117,6 +124,12 @@ export interface AssetStore {
   list(query: ListQuery): Promise<ListedRow[]>;
   /** Inserts ready-made records without HTTP (benchmarks, seeding); `modified` values must be unique. */
   bulkInsert(records: RecordDraft[]): Promise<void>;
+  /**
+   * Watches for writes committed by any process sharing the store: `onWrite` is called soon after each (several
+   * writes may give one call, and a call may come with nothing new to list). It reads no feed rows: the caller
+   * lists them with `list`. Resolves once watching, so a write that commits afterwards is signalled.
+   */
+  watchWrites(onWrite: () => void): Promise<WriteWatch>;
   /** Liveness of the backing storage (health endpoint). */
   ping(): Promise<void>;
   /** The files of the document service, kept beside the records (a folder of the embedded store, GridFS). */

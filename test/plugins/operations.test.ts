@@ -22,20 +22,21 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('the operation map', () => {
-  const handlers = (store: AssetStore) =>
-    operationHandlers(
-      createServices(
-        store,
-        { timeZone: 'Europe/Kyiv', assetIdPrefix: 'UA-AR-DGF' },
-        {
-          maxBytes: 1024,
-          publicUrl: undefined,
-          apiPrefix: API_PREFIX,
-          signingKey: ensureSigningKey(join(server.dataDir, 'ds-key.pem')).key,
-          external: undefined,
-        },
-      ),
-    );
+  const settings = {
+    timeZone: 'Europe/Kyiv',
+    assetIdPrefix: 'UA-AR-DGF',
+    streams: { maxClients: 10, maxUnread: 1_048_576, unreadTimeout: 30_000, heartbeat: 15_000 },
+  };
+  /** The document service's settings, with the test server's key. */
+  const files = () => ({
+    maxBytes: 1024,
+    publicUrl: undefined,
+    apiPrefix: API_PREFIX,
+    signingKey: ensureSigningKey(join(server.dataDir, 'ds-key.pem')).key,
+    external: undefined,
+  });
+  const silent = { info: () => undefined, warn: () => undefined };
+  const handlers = (store: AssetStore) => operationHandlers(createServices(store, { ...settings, files: files() }, silent));
 
   it('has exactly one handler for every operation of the document', () => {
     expect(Object.keys(handlers(server.store)).sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());

@@ -13,6 +13,15 @@ const INTERNAL_FIELDS = ['rev', 'ownerTokenHash', 'transferTokenHash', 'appliedT
 
 const ids = (records: { id: string }[]) => records.map((record) => record.id);
 
+/** Resolves once `done()` holds; fails after `timeoutMs`. */
+export async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 function query(overrides: Partial<ListQuery> = {}): ListQuery {
   return { descending: false, limit: 100, mode: 'all', withAssets: false, ...overrides };
 }
@@ -350,6 +359,29 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
       it('accepts an empty batch', async () => {
         await store.bulkInsert([]);
         expect(await store.list(query())).toEqual([]);
+      });
+    });
+
+    describe('watchWrites', () => {
+      it('signals each watcher after a write, and no longer once its watch is closed', async () => {
+        const calls = [0, 0];
+        const watches = await Promise.all(calls.map((_, i) => store.watchWrites(() => calls[i]!++)));
+        expect(watches[0]!.method).toEqual(expect.any(String));
+        await create();
+        await waitFor(() => calls.every((count) => count > 0), 2000);
+        await Promise.all(watches.map((watch) => watch.close()));
+        const before = [...calls];
+        await create();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(calls).toEqual(before);
+      });
+
+      it('signals a bulk insert', async () => {
+        let calls = 0;
+        const watch = await store.watchWrites(() => calls++);
+        await store.bulkInsert([draftAt({ now: nowMicros() - 1_000_000 })]);
+        await waitFor(() => calls > 0, 2000);
+        await watch.close();
       });
     });
 

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
 import type { AssetStore, ListedRow } from '../../src/store/types.js';
-import { describeStoreContract } from './contract.js';
+import { describeStoreContract, waitFor } from './contract.js';
 import { describeFileStoreContract } from './files-contract.js';
 import { draftAt } from './fixtures/drafts.js';
 import type { WriterReport } from './fixtures/writer.js';
@@ -160,6 +160,25 @@ describe('embedded store', () => {
     await expect(store.bulkInsert([draft])).rejects.toThrow(/no dateModified text/);
     expect(await store.get(draft.id)).toBeUndefined();
     await store.close();
+  });
+
+  it('signals the writes of another connection (as of another process) through its data_version poll', async () => {
+    const dataDir = freshDir();
+    const watched = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    const other = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    let calls = 0;
+    const watch = await watched.watchWrites(() => calls++);
+    expect(watch.method).toBe('data_version poll');
+    // Writes through `other` are not this store's own: only the poll can see them, and it must, every time.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toBe(0);
+    for (let i = 0; i < 5; i++) {
+      const before = calls;
+      await other.create((stamp) => draftAt(stamp));
+      await waitFor(() => calls > before, 500);
+    }
+    await watch.close();
+    await Promise.all([watched.close(), other.close()]);
   });
 
   it('refuses bulk records with a modified already taken, inserting none of the batch', async () => {

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { nowMicros } from '../../src/domain/dates.js';
 import { databaseName, LEASE_MS, openMongoStore, type ClockMode } from '../../src/store/mongo.js';
 import { StoreBusyError, type AssetRecord, type AssetStore, type ListQuery } from '../../src/store/types.js';
-import { describeStoreContract } from './contract.js';
+import { describeStoreContract, waitFor } from './contract.js';
 import { describeFileStoreContract } from './files-contract.js';
 import { DRAFT_ZONE, draftAt } from './fixtures/drafts.js';
 
@@ -167,6 +167,27 @@ if (!BASE_URI) {
         expect(store.clockMode).toBe(isFerret ? 'cas' : 'pipeline');
       } finally {
         await store.close();
+      }
+    });
+
+    it('signals the writes of another node, through a change stream or a poll of the clock', async () => {
+      const watched = await openFresh();
+      const other = await openMongoStore({ uri: watched.uri, timeZone: DRAFT_ZONE });
+      try {
+        let calls = 0;
+        const watch = await watched.watchWrites(() => calls++);
+        expect(watch.method).toBe(isFerret ? 'clock poll' : expect.stringMatching(/^(change stream|clock poll)$/));
+        // The watch also signals once a second with nothing written (leases that run out); the writes are closer
+        // together than that, so only watching the clock can answer every one of them within the bound.
+        for (let i = 0; i < 5; i++) {
+          const before = calls;
+          await other.create((stamp) => draftAt(stamp));
+          await waitFor(() => calls > before, 400);
+        }
+        await watch.close();
+      } finally {
+        await other.close();
+        await watched.close();
       }
     });
 

@@ -9,6 +9,8 @@
  *                                 output is the four ratios as one JSON object (nothing is written)
  *   npm run bench -- --report bench/results/<file>.json
  *                                 rewrites docs/performance.md and the chart from a saved result
+ *   npm run bench -- --ds-upload  the document service instead: upload MB/s and the server's peak RSS for a
+ *                                 100 MiB file (scripts/bench/ds-upload.ts; --size, --runs, --no-build)
  *
  *   npm run bench -- --stream-only --sizes 1000 --stream-counts 1,10
  *                                 only the change stream's latency (a quick try; nothing is written)
@@ -501,12 +503,15 @@ async function dropMongo(uri: string): Promise<void> {
   }
 }
 
-if (!existsSync(join(ROOT, 'node_modules/autocannon'))) {
+if (!flag('ds-upload') && !existsSync(join(ROOT, 'node_modules/autocannon'))) {
   log('autocannon is not installed: npm install');
   process.exit(1);
 }
 
-main().then(
+/** `--ds-upload`: the document service's upload benchmark (scripts/bench/ds-upload.ts) instead of the HTTP one. */
+const run = flag('ds-upload') ? () => import('./bench/ds-upload.js').then((bench) => bench.runUploadBench()) : main;
+
+run().then(
   () => process.exit(0),
   (error: unknown) => {
     log(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);

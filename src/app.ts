@@ -4,6 +4,7 @@
  * instance directly.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import multipart from '@fastify/multipart';
 import { parse as parseQuery } from 'fast-querystring';
 import type { Config } from './config.js';
 import type { AssetStore } from './store/types.js';
@@ -18,14 +19,17 @@ import content from './plugins/content.js';
 import options from './plugins/options.js';
 import docsPage from './plugins/docs-page.js';
 import operations from './plugins/operations.js';
-import replyValidation from './plugins/reply-validation.js';
 import { API_PREFIX } from './plugins/contract.js';
+import { ensureSigningKey, type SigningKey } from './services/signing.js';
+import replyValidation from './plugins/reply-validation.js';
 
 export interface AppOptions {
   config: Config;
   store: AssetStore;
   /** API keys; read from `config.authFile` (created when absent) when not given. */
   keys?: ApiKeys;
+  /** The document service's key pair; read from `config.dsKeyFile` (created when absent) when not given. */
+  signingKey?: SigningKey;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -41,7 +45,10 @@ function lastValues(text: string): Record<string, unknown> {
   return query;
 }
 
-export async function buildApp({ config, store, keys, logger }: AppOptions): Promise<FastifyInstance> {
+/** Fields and parts beside a multipart upload's one file: small, and few. */
+const FORM_LIMITS = { fields: 20, fieldSize: 64 * 1024, parts: 40, headerPairs: 100 };
+
+export async function buildApp({ config, store, keys, signingKey, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -66,7 +73,10 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
   await app.register(serverIdCookie, { serverId: config.serverId, secret: config.cookieSecret });
   await app.register(rateLimit, { max: config.rateLimitMax, timeWindow: config.rateLimitWindow, redisUrl: config.redisUrl });
   await app.register(auth, { keys: keys ?? ensureAuthFile(config.authFile).keys });
-  await app.register(content);
+  await app.register(content, { maxFileBytes: config.dsMaxBytes });
+  // The upload's one file streams to the store: one byte over DS_MAX_BYTES is enough to refuse it, and a second
+  // file part is skipped by the parser.
+  await app.register(multipart, { limits: { ...FORM_LIMITS, files: 1, fileSize: config.dsMaxBytes + 1 } });
   await app.register(options);
   // Last of the onSend hooks: it sees the reply exactly as it leaves (JSONP wrapped, content type set).
   if (config.validateReplies) await app.register(replyValidation);
@@ -82,6 +92,14 @@ export async function buildApp({ config, store, keys, logger }: AppOptions): Pro
         maxUnread: config.streamMaxUnread,
         unreadTimeout: config.streamUnreadTimeout,
         heartbeat: config.streamHeartbeat,
+      },
+      files: {
+        maxBytes: config.dsMaxBytes,
+        publicUrl: config.publicUrl,
+        apiPrefix: API_PREFIX,
+        signingKey: signingKey ?? ensureSigningKey(config.dsKeyFile).key,
+        external:
+          config.dsDownloadUrl === undefined ? undefined : { downloadUrl: config.dsDownloadUrl, publicKeys: config.dsPublicKeys },
       },
     },
     app.log,

@@ -39,6 +39,16 @@ export interface Config {
   streamUnreadTimeout: number;
   /** Milliseconds a stream may stay silent before a keep-alive comment is sent. */
   streamHeartbeat: number;
+  /** Largest file the built-in document service stores, in bytes (413 above it). */
+  dsMaxBytes: number;
+  /** The document service's Ed25519 key pair (PEM); created on first start. */
+  dsKeyFile: string;
+  /** An external document service whose download URLs documents may carry (`<this>/get/<key>?KeyID&Signature`). */
+  dsDownloadUrl: string | undefined;
+  /** The external document service's Ed25519 public keys, 64 lowercase hex characters each. */
+  dsPublicKeys: string[];
+  /** The registry's public address (`https://registry.example.org`), for the document service's URLs. */
+  publicUrl: string | undefined;
 }
 
 /** The settings by name, as the schema checks and converts them; unset ones without a default stay absent. */
@@ -64,6 +74,11 @@ interface Settings {
   STREAM_MAX_UNREAD: number;
   STREAM_UNREAD_TIMEOUT: number;
   STREAM_HEARTBEAT: number;
+  DS_MAX_BYTES: number;
+  DS_KEY_FILE?: string;
+  DS_DOWNLOAD_URL?: string;
+  DS_PUBLIC_KEYS?: string;
+  PUBLIC_URL?: string;
 }
 
 /**
@@ -187,6 +202,43 @@ export const SETTINGS_SCHEMA: JSONSchemaType<Settings> = {
       default: 15_000,
       description: 'longest silence of a change stream in milliseconds (then a keep-alive comment)',
     },
+    DS_MAX_BYTES: {
+      type: 'integer',
+      minimum: 1,
+      default: 52_428_800,
+      description: 'largest file the built-in document service stores, in bytes (413 above; nothing of it is kept)',
+    },
+    DS_KEY_FILE: {
+      type: 'string',
+      nullable: true,
+      'x-default': '`$DATA_DIR/ds-key.pem`',
+      description:
+        "the document service's Ed25519 key pair (PEM), which signs its download URLs; created when absent; the same file on every node",
+    },
+    DS_DOWNLOAD_URL: {
+      type: 'string',
+      nullable: true,
+      pattern: '^https?://[^?#]+[^/?#]$',
+      'x-value': 'an http or https URL without query, fragment or final `/`',
+      description:
+        'an external document service whose files documents may point at too (its URLs: `<DS_DOWNLOAD_URL>/get/<key>?KeyID=…&Signature=…`)',
+    },
+    DS_PUBLIC_KEYS: {
+      type: 'string',
+      nullable: true,
+      pattern: '^[0-9a-fA-F]{64}( *, *[0-9a-fA-F]{64})*$',
+      'x-value': 'keys of 64 hexadecimal characters, comma-separated',
+      description: "the external document service's Ed25519 public keys, 64 hexadecimal characters each, comma-separated",
+    },
+    PUBLIC_URL: {
+      type: 'string',
+      nullable: true,
+      pattern: '^https?://[^?#]+[^/?#]$',
+      'x-value': 'an http or https URL without query, fragment or final `/`',
+      'x-default': "the request's origin",
+      description:
+        "the registry's public address (`https://registry.example.org`), on which the document service's URLs are written and accepted",
+    },
   },
   required: [],
   additionalProperties: false,
@@ -225,6 +277,7 @@ function isTimeZone(name: string): boolean {
 // branch that accepts the text wins); useDefaults fills in the constant defaults.
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false });
 ajv.addKeyword('x-default');
+ajv.addKeyword('x-value');
 ajv.addFormat('time-zone', isTimeZone);
 const validateSettings = ajv.compile(SETTINGS_SCHEMA);
 
@@ -238,6 +291,8 @@ interface SettingSchema {
   description?: string;
   default?: unknown;
   'x-default'?: string;
+  /** The kind of value in words, where the type alone does not say it (a pattern's). */
+  'x-value'?: string;
 }
 
 const settingSchema = (name: string): SettingSchema =>
@@ -245,6 +300,7 @@ const settingSchema = (name: string): SettingSchema =>
 
 /** The kind of value a setting takes, in words (`a whole number from 0 to 65535`), for people and error messages. */
 export function valueText(schema: SettingSchema): string {
+  if (schema['x-value'] !== undefined) return schema['x-value'];
   if (schema.anyOf) return schema.anyOf.map((branch) => branch.description ?? valueText(branch)).join(', or ');
   if (schema.enum) return `one of ${schema.enum.join(', ')}`;
   if (schema.type === 'boolean') return '`true` or `false`';
@@ -308,6 +364,11 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     streamMaxUnread: s.STREAM_MAX_UNREAD,
     streamUnreadTimeout: s.STREAM_UNREAD_TIMEOUT,
     streamHeartbeat: s.STREAM_HEARTBEAT,
+    dsMaxBytes: s.DS_MAX_BYTES,
+    dsKeyFile: s.DS_KEY_FILE ?? join(s.DATA_DIR, 'ds-key.pem'),
+    dsDownloadUrl: s.DS_DOWNLOAD_URL,
+    dsPublicKeys: s.DS_PUBLIC_KEYS === undefined ? [] : s.DS_PUBLIC_KEYS.split(',').map((key) => key.trim().toLowerCase()),
+    publicUrl: s.PUBLIC_URL,
   };
 }
 

@@ -9,6 +9,7 @@ import { helpText, loadConfig, SettingError } from './config.js';
 import { ensureAuthFile } from './plugins/auth.js';
 import { openStore } from './store/index.js';
 import { buildApp } from './app.js';
+import { ensureSigningKey } from './services/signing.js';
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -22,8 +23,14 @@ async function main(): Promise<void> {
       `Created ${config.authFile} with fresh API keys (shown only this once; the file keeps them):\n${createdText}\n`,
     );
   }
+  const signing = ensureSigningKey(config.dsKeyFile);
+  if (signing.created) {
+    process.stdout.write(
+      `Created ${config.dsKeyFile}: the document service's signing key (KeyID ${signing.key.keyId}); keep it, and give every node the same file\n`,
+    );
+  }
   const store = await openStore(config);
-  const app = await buildApp({ config, store, keys });
+  const app = await buildApp({ config, store, keys, signingKey: signing.key });
 
   closeWithGrace(
     { delay: config.closeGraceDelay, logger: { error: (reason: unknown) => app.log.error({ err: reason }, 'shutdown cut short') } },

@@ -80,6 +80,45 @@ describe('settings (decisions.md §1)', () => {
     });
   });
 
+  it('the document service: 50 MiB, its key beside the data, no external service, URLs on the request origin', () => {
+    expect(loadConfig({ DATA_DIR: '/d' }, [])).toMatchObject({
+      dsMaxBytes: 52_428_800,
+      dsKeyFile: '/d/ds-key.pem',
+      dsDownloadUrl: undefined,
+      dsPublicKeys: [],
+      publicUrl: undefined,
+    });
+    const key = 'AB'.repeat(32);
+    expect(
+      loadConfig(
+        {
+          DS_MAX_BYTES: '1000',
+          DS_KEY_FILE: '/etc/registry/ds.pem',
+          DS_DOWNLOAD_URL: 'https://docs.example.org/ds',
+          DS_PUBLIC_KEYS: `${key}, ${'cd'.repeat(32)}`,
+          PUBLIC_URL: 'https://registry.example.org',
+        },
+        [],
+      ),
+    ).toMatchObject({
+      dsMaxBytes: 1000,
+      dsKeyFile: '/etc/registry/ds.pem',
+      dsDownloadUrl: 'https://docs.example.org/ds',
+      dsPublicKeys: ['ab'.repeat(32), 'cd'.repeat(32)],
+      publicUrl: 'https://registry.example.org',
+    });
+  });
+
+  it.each([
+    ['DS_MAX_BYTES', '0', 'DS_MAX_BYTES must be a whole number, at least 1'],
+    ['DS_PUBLIC_KEYS', 'abc', 'DS_PUBLIC_KEYS must be keys of 64 hexadecimal characters, comma-separated'],
+    ['DS_DOWNLOAD_URL', 'ftp://docs.example.org', 'DS_DOWNLOAD_URL must be an http or https URL without query, fragment or final /'],
+    ['PUBLIC_URL', 'https://registry.example.org/', 'PUBLIC_URL must be an http or https URL without query, fragment or final /'],
+    ['PUBLIC_URL', 'https://registry.example.org?x=1', 'PUBLIC_URL must be an http or https URL'],
+  ])('refuses %s=%s', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value }, [])).toThrow(message);
+  });
+
   it('AUTH_FILE overrides the key file inside DATA_DIR', () => {
     expect(loadConfig({ DATA_DIR: '/d', AUTH_FILE: '/etc/registry/keys.ini' }, []).authFile).toBe('/etc/registry/keys.ini');
   });

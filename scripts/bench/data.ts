@@ -103,6 +103,7 @@ export class Seeder {
         // Seeded assets are never handed to another owner: no transfer token.
         transferTokenHash: null,
         appliedTransfers: [],
+        documentHistory: [],
         modified,
         listed: true,
         test: false,

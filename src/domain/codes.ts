@@ -53,8 +53,21 @@ export function isMd5(value: string): boolean {
 }
 
 /**
+ * What is wrong with a document's `hash`, in the original's words, or `undefined` when it is `md5:` and 32
+ * hexadecimal characters. Only MD5 is taken: the document service's signature covers the MD5.
+ */
+export function md5HashProblem(value: string): string | undefined {
+  const colon = value.indexOf(':');
+  if (colon === -1 || value.slice(0, colon) !== 'md5') return 'Hash type is not supported.';
+  const digest = value.slice(colon + 1);
+  if (digest.length !== 32) return 'Hash value is wrong length.';
+  if (!/^[0-9a-fA-F]+$/.test(digest)) return 'Hash value is not hexadecimal.';
+  return undefined;
+}
+
+/**
  * Teaches an Ajv instance every format the document uses: the standard ones (date-time, iso-date-time, email,
- * uri) from ajv-formats, the code lists and `md5`. Anyone validating against src/generated/schemas.json
+ * uri) from ajv-formats, the code lists, `md5` and `md5-hash`. Anyone validating against src/generated/schemas.json
  * needs this.
  */
 export function addRegistryFormats(ajv: Ajv2020): Ajv2020 {
@@ -63,5 +76,6 @@ export function addRegistryFormats(ajv: Ajv2020): Ajv2020 {
     ajv.addFormat(name, { type: 'string', validate: format.validate });
   }
   ajv.addFormat('md5', { type: 'string', validate: isMd5 });
+  ajv.addFormat('md5-hash', { type: 'string', validate: (value: string) => md5HashProblem(value) === undefined });
   return ajv;
 }

@@ -18,11 +18,12 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import schemas from '../generated/schemas.json' with { type: 'json' };
-import { addRegistryFormats, CODE_FORMATS } from './codes.js';
+import { addRegistryFormats, CODE_FORMATS, md5HashProblem } from './codes.js';
 import type { CodeFormat } from './codes.js';
 import type { ErrorDescription, ErrorEntry } from './errors.js';
 import { isJsonObject } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
+import { checkedFields } from './workflow.js';
 
 const ajv = addRegistryFormats(new Ajv2020({ allErrors: true, verbose: true, strict: true }));
 ajv.addSchema(schemas);
@@ -42,6 +43,10 @@ const validateInput = responseValidator('AssetPatch');
 const validateComplete = responseValidator('AssetCreate');
 /** The `data` of an ownership change: the transfer's `id` and the asset's `transfer` token. */
 const validateOwnershipChange = responseValidator('OwnershipChange');
+/** A document's POST, PUT and PATCH `data`: every field optional, generated ones allowed (and then dropped). */
+const validateDocumentInput = responseValidator('DocumentInput');
+/** A whole document version as served: the required fields, choices and formats. */
+const validateDocument = responseValidator('Document');
 
 const ROGUE = 'Rogue field';
 const REQUIRED = 'This field is required.';
@@ -83,6 +88,8 @@ function formatMessage(format: string, value: unknown): string {
       return 'Not a well formed URL.';
     case 'md5':
       return typeof value === 'string' && value.length !== 32 ? 'Hash value is wrong length.' : 'Hash value is not hexadecimal.';
+    case 'md5-hash':
+      return (typeof value === 'string' && md5HashProblem(value)) || 'Hash type is not supported.';
     default:
       return format in CODE_FORMATS ? CODE_FORMATS[format as CodeFormat].message : `Value must be in the ${format} format.`;
   }
@@ -148,7 +155,7 @@ function message(error: ErrorObject): string {
 }
 
 /** Formats checked while the value is read (schematics' to_native): the rest are validators of the model. */
-const CONVERSION_FORMATS = new Set(['date-time', 'iso-date-time', 'md5']);
+const CONVERSION_FORMATS = new Set(['date-time', 'iso-date-time', 'md5', 'md5-hash']);
 const CONVERSION_KEYWORDS = new Set(['type', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum']);
 
 function stageOf(error: ErrorObject): Finding['stage'] {
@@ -294,10 +301,15 @@ function run(validate: ValidateFunction, data: JsonValue): Finding[] {
  * keys, wrong types, amounts below their minimum, unparseable dates and malformed `relatedLot`. Nothing that
  * needs the whole asset (PATCH data is partial) and no choices or code lists: as in the original, those are
  * judged by `checkAsset` on the fields that were kept, so a bad value in a field the role may not write is
- * ignored with the field.
+ * ignored with the field. Fields ignored whatever they hold (`documents`) are not looked at.
  */
 export function checkInput(data: unknown): ErrorEntry[] {
-  const conversion = run(validateInput, data as JsonValue).filter((finding) => finding.stage === 'conversion');
+  return conversionOnly(validateInput, isJsonObject(data) ? checkedFields(data) : data);
+}
+
+/** The conversion stage alone, on data that may be partial. */
+function conversionOnly(validate: ValidateFunction, data: unknown): ErrorEntry[] {
+  const conversion = run(validate, data as JsonValue).filter((finding) => finding.stage === 'conversion');
   return toEntries(conversion, true);
 }
 
@@ -317,6 +329,23 @@ export function checkAsset(asset: JsonObject): ErrorEntry[] {
  */
 export function checkOwnershipChange(data: JsonObject): ErrorEntry[] {
   return checkWhole(validateOwnershipChange, data);
+}
+
+/**
+ * The conversion stage of a document request's `data` (POST, PUT, PATCH), before the generated fields are
+ * dropped: unknown keys, types, unparseable dates, malformed hashes and ids (`Hash type is not supported.`,
+ * `Hash value is wrong length.`, `Hash value is not hexadecimal.`).
+ */
+export function checkDocumentInput(data: unknown): ErrorEntry[] {
+  return conversionOnly(validateDocumentInput, data);
+}
+
+/**
+ * A whole document version as it would be stored: conversion, then required fields (`title`, `format`, `url`,
+ * `hash`), choices (`documentType`, `documentOf`), the `format` pattern and the URL format.
+ */
+export function checkDocument(document: JsonObject): ErrorEntry[] {
+  return checkWhole(validateDocument, document);
 }
 
 /** Both stages on a complete object: conversion, then, when it found nothing, validation. */

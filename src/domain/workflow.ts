@@ -86,6 +86,17 @@ export const CREATION_IGNORED_FIELDS: readonly AssetField[] = [
   'documents',
 ];
 
+/**
+ * Fields an asset's own POST and PATCH ignore whatever they hold, unchecked: documents are attached through their
+ * own endpoints (decisions.md §9).
+ */
+export const UNCHECKED_FIELDS: readonly AssetField[] = ['documents'];
+
+/** A request's data without the fields it may hold anything in (`UNCHECKED_FIELDS`). */
+export function checkedFields(data: JsonObject): JsonObject {
+  return pickKeys(data, (key) => !isOneOf(key, UNCHECKED_FIELDS));
+}
+
 export type PatchDecision =
   | { allowed: false; description: string }
   | { allowed: true; target: Status; changes: JsonObject };
@@ -133,7 +144,7 @@ function isOneOf(key: string, fields: readonly AssetField[]): boolean {
 }
 
 /** The keys of `data` that pass `keep`, as a new object (values shared, not copied). */
-function pickKeys(data: JsonObject, keep: (key: string) => boolean): JsonObject {
+export function pickKeys(data: JsonObject, keep: (key: string) => boolean): JsonObject {
   const result: JsonObject = {};
   for (const key of Object.keys(data)) {
     if (!keep(key)) continue;

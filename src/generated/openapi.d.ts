@@ -20,8 +20,10 @@ export interface paths {
         /**
          * Create an asset
          * @description Creates a `draft` asset owned by the API key's holder (role `brokers`) and returns it with its owner token
-         *     and its transfer token (see `POST /assets/{asset_id}/ownership`), which are shown this once. `status` sent here is ignored. Fields that are generated (`id`, `assetID`,
-         *     `date`, `dateModified`, `owner`, `documents`) are accepted and ignored; unknown fields are refused.
+         *     and its transfer token (see `POST /assets/{asset_id}/ownership`), which are shown this once. `status` sent
+         *     here is ignored. Fields that are generated (`id`, `assetID`, `date`, `dateModified`, `owner`) are accepted
+         *     and ignored, and so is `documents` whatever it holds (documents are attached with
+         *     `POST /assets/{asset_id}/documents`); unknown fields are refused.
          */
         post: operations["createAsset"];
         delete?: never;
@@ -225,6 +227,167 @@ export interface paths {
          *     The tokens are never shown again.
          */
         get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{asset_id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an asset's documents
+         * @description The latest version of each document of the asset, ordered by `dateModified` (oldest first). With `all`,
+         *     every version of every document instead, in the order they were written. No key is needed.
+         */
+        get: operations["listDocuments"];
+        put?: never;
+        /**
+         * Attach a document to an asset
+         * @description Attaches a file already stored by the document service: `url` and `hash` are those `POST /ds/upload`
+         *     answered, `title` and `format` usually too. The registry generates `id`, `datePublished`, `dateModified`
+         *     (the same moment, which also becomes the asset's `dateModified`) and `author` (`asset_owner` for the owner,
+         *     `admins` for an administrator); sent values of these are ignored. `documentOf` defaults to `asset`.
+         *
+         *     Who and when: the owner (the creating broker with the owner token, given as `acc_token`, `X-Access-Token`
+         *     or `access.token`) and admins, while the asset is `draft` or `pending`. Anyone else is refused with 403
+         *     `url` / `permission` / `Forbidden`; another status with 403 `body` / `data` / `Can't update document in
+         *     current (<status>) asset status`.
+         *
+         *     The `url` must come from a document service: this registry's own (`<origin>/api/0.1/ds/get/<key>` with
+         *     exactly the query parameters `KeyID` and `Signature`, on the origin the request came in by or on the
+         *     `PUBLIC_URL` setting) or the external one named by the `DS_DOWNLOAD_URL` setting
+         *     (`<DS_DOWNLOAD_URL>/get/<key>?KeyID=…&Signature=…`). These checks come after field validation:
+         *
+         *     | Problem | Status | Error |
+         *     |---|---|---|
+         *     | a URL of another place or shape | 403 | `body` / `url` / `Can add document only from document service.` |
+         *     | a `KeyID` the registry does not know | 422 | `body` / `url` / `Document url expired.` |
+         *     | a `Signature` that is not base64 | 422 | `body` / `url` / `Document url signature invalid.` |
+         *     | a signature that does not verify for the key and `hash` | 422 | `body` / `url` / `Document url invalid.` |
+         */
+        post: operations["createDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{asset_id}/documents/{document_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+                /**
+                 * @description The document's `id`, 32 lowercase hexadecimal characters.
+                 * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+                 */
+                document_id: components["parameters"]["DocumentIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one document, with its history
+         * @description The latest version of the document. `previousVersions` lists its older versions, oldest first; it is
+         *     absent until the document's first new version (`PUT`). No key is needed.
+         */
+        get: operations["getDocument"];
+        /**
+         * Upload a new version of a document
+         * @description Adds a new version of the document: the same `id`, `datePublished` and `author`, a new `dateModified`
+         *     (also the asset's). `title`, `format`, `url` and `hash` must be sent again; other fields not sent are
+         *     kept from the previous version. The previous version stays readable in `previousVersions`.
+         *
+         *     Who and when, and the document service checks on `url`, as for `POST`; in addition only the author of the
+         *     document may give it a new version (403 `url` / `role` / `Can update document only author`).
+         */
+        put: operations["replaceDocument"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a document's description
+         * @description Edits the latest version of the document in place: its titles, descriptions, `format`, `documentType`,
+         *     `documentOf`, `relatedItem` and `language`. `url`, `hash`, `id`, the dates and `author` are ignored (a new
+         *     file is a new version: `PUT`). The document's own `dateModified` stays; the asset's `dateModified` moves
+         *     when something changed. Who and when as for `PUT`, the author rule included.
+         */
+        patch: operations["patchDocument"];
+        trace?: never;
+    };
+    "/ds/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store a file
+         * @description Stores the bytes of the multipart part named `file` and answers the `url`, `hash`, `format` and `title`
+         *     to attach it to an asset with (`POST /assets/{asset_id}/documents`). `format` is the part's content type
+         *     without parameters (`text/plain` when it has none, as RFC 7578 says; `application/octet-stream` when it is
+         *     not a media type), `title` its file name, `hash` `md5:` and
+         *     the MD5 of the bytes. The `url` is permanent and signed (Ed25519, see `GET /ds/get/{key}`); it is on the
+         *     origin the upload came in by, or on the `PUBLIC_URL` setting. Other parts are ignored.
+         *
+         *     Needs a broker or admin key (the concierge: 403). A file larger than the `DS_MAX_BYTES` setting
+         *     (50 MiB by default) is refused with 413 and nothing is kept; a request without a `file` part with a file
+         *     name is refused with 404 `body` / `file` / `Not Found`, as the original document service did.
+         */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ds/get/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stored file's key, 32 lowercase hexadecimal characters (the last path segment of its `url`).
+                 * @example 0f1e2d3c4b5a69788796a5b4c3d2e1f0
+                 */
+                key: components["parameters"]["FileKeyPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a stored file
+         * @description The bytes of a file stored by `POST /ds/upload`, with the content type it was uploaded with and a
+         *     `Content-Disposition` naming the file. No key is needed: the signature is the permission. `Signature` is
+         *     the base64 Ed25519 signature of `<key>`, a zero byte and the file's MD5 in hex, by the key pair of the
+         *     `DS_KEY_FILE` setting; `KeyID` is the first 8 hexadecimal characters of its public key.
+         *
+         *     An unknown `key` is 404 `url` / `key` / `Not Found`. For a known one, a missing or unknown `KeyID` is 403
+         *     `querystring` / `KeyID` / `Key Id does not exist`; a missing `Signature` 403 `querystring` / `Signature` /
+         *     `Not Found`, one that is not base64 `Signature invalid`, one that does not verify `Signature does not match`.
+         */
+        get: operations["downloadFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1006,13 +1169,21 @@ export interface components {
              */
             relatedLot?: string;
             /**
-             * @description Documents attached to the asset.
+             * @description The latest version of each document attached to the asset, oldest `dateModified` first; older versions
+             *     are on `GET /assets/{asset_id}/documents`. Documents are attached there: `documents` sent in the
+             *     asset's own POST or PATCH is ignored, whatever it holds.
              * @example [
              *       {
              *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
              *         "title": "notice.pdf",
              *         "format": "application/pdf",
-             *         "url": "http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/documents/9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a"
+             *         "documentType": "notice",
+             *         "documentOf": "asset",
+             *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+             *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+             *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+             *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+             *         "author": "asset_owner"
              *       }
              *     ]
              */
@@ -1721,24 +1892,192 @@ export interface components {
             elevation?: string;
         };
         /**
-         * Document
-         * @description A document attached to the asset.
+         * DocumentCreateRequest
+         * @description The body of `POST /assets/{asset_id}/documents` and of `PUT` of a document.
          * @example {
-         *       "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
-         *       "title": "notice.pdf",
-         *       "format": "application/pdf",
-         *       "url": "http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/documents/9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a"
+         *       "data": {
+         *         "title": "notice.pdf",
+         *         "format": "application/pdf",
+         *         "documentType": "notice",
+         *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+         *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6"
+         *       },
+         *       "access": {
+         *         "token": "431a00c918cd47d48d6f37d62f631c37"
+         *       }
          *     }
          */
-        Document: {
+        DocumentCreateRequest: {
+            data: components["schemas"]["DocumentCreate"];
+            options?: components["schemas"]["Options"];
+            access?: components["schemas"]["AccessInput"];
+        };
+        /**
+         * DocumentPatchRequest
+         * @description The body of `PATCH` of a document.
+         * @example {
+         *       "data": {
+         *         "description": "Повідомлення про продаж (виправлене)",
+         *         "documentType": "notice"
+         *       },
+         *       "access": {
+         *         "token": "431a00c918cd47d48d6f37d62f631c37"
+         *       }
+         *     }
+         */
+        DocumentPatchRequest: {
+            data: components["schemas"]["DocumentInput"];
+            options?: components["schemas"]["Options"];
+            access?: components["schemas"]["AccessInput"];
+        };
+        /**
+         * DocumentResponse
+         * @description One version of a document.
+         * @example {
+         *       "data": {
+         *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+         *         "title": "notice.pdf",
+         *         "format": "application/pdf",
+         *         "documentType": "notice",
+         *         "documentOf": "asset",
+         *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+         *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+         *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+         *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+         *         "author": "asset_owner"
+         *       }
+         *     }
+         */
+        DocumentResponse: {
+            data: components["schemas"]["Document"];
+        };
+        /**
+         * DocumentList
+         * @description Documents of an asset.
+         * @example {
+         *       "data": []
+         *     }
+         */
+        DocumentList: {
+            /**
+             * @description The documents (or, with `all`, their versions), oldest `dateModified` first.
+             * @example [
+             *       {
+             *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+             *         "title": "notice.pdf",
+             *         "format": "application/pdf",
+             *         "documentOf": "asset",
+             *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+             *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+             *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+             *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+             *         "author": "asset_owner"
+             *       }
+             *     ]
+             */
+            data: components["schemas"]["Document"][];
+        };
+        /**
+         * DocumentVersionsResponse
+         * @description The latest version of a document, with its older versions.
+         * @example {
+         *       "data": {
+         *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+         *         "title": "notice-v2.pdf",
+         *         "format": "application/pdf",
+         *         "documentOf": "asset",
+         *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/3c9d5b6e1f2a4b8c9d0e1f2a3b4c5d6e?KeyID=dbb5069b&Signature=mWuvGV92XN3XNdAb8x5RL6%2BoaXpGRnQTdfihvUYbClabUMHWc89DDTpiLOaMMJwyzQAmSBcV76RWFh3lxIVsBg%3D%3D",
+         *         "hash": "md5:e4d909c290d0fb1ca068ffaddf22cbd0",
+         *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+         *         "dateModified": "2018-01-09T18:40:12.502114+02:00",
+         *         "author": "asset_owner",
+         *         "previousVersions": [
+         *           {
+         *             "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+         *             "title": "notice.pdf",
+         *             "format": "application/pdf",
+         *             "documentOf": "asset",
+         *             "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+         *             "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+         *             "datePublished": "2018-01-09T18:31:04.117321+02:00",
+         *             "dateModified": "2018-01-09T18:31:04.117321+02:00",
+         *             "author": "asset_owner"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        DocumentVersionsResponse: {
+            data: components["schemas"]["DocumentWithVersions"];
+        };
+        /**
+         * FileUpload
+         * @description The multipart form of an upload.
+         * @example {
+         *       "file": "%PDF-1.7 …"
+         *     }
+         */
+        FileUpload: {
+            /**
+             * @description The file, with its file name and (optionally) its content type in the part's headers.
+             * @example %PDF-1.7 …
+             */
+            file: string;
+        };
+        /**
+         * UploadedFileResponse
+         * @description The answer to an upload.
+         * @example {
+         *       "data": {
+         *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+         *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+         *         "format": "application/pdf",
+         *         "title": "notice.pdf"
+         *       }
+         *     }
+         */
+        UploadedFileResponse: {
+            data: components["schemas"]["UploadedFile"];
+        };
+        /**
+         * UploadedFile
+         * @description What to attach a stored file to an asset with; send these fields in `POST /assets/{asset_id}/documents`.
+         * @example {
+         *       "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+         *       "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+         *       "format": "application/pdf",
+         *       "title": "notice.pdf"
+         *     }
+         */
+        UploadedFile: {
+            url: components["schemas"]["DocumentFields"]["url"];
+            hash: components["schemas"]["DocumentFields"]["hash"];
+            format: components["schemas"]["DocumentFields"]["format"];
+            /**
+             * @description The file name the file was uploaded with.
+             * @example notice.pdf
+             */
+            title: string;
+        };
+        /**
+         * DocumentFields
+         * @description Every field a document may hold, none required. `id`, `datePublished`, `dateModified` and `author` are
+         *     generated: sent in a request they are checked and ignored.
+         * @example {
+         *       "title": "notice.pdf",
+         *       "documentType": "notice"
+         *     }
+         */
+        DocumentFields: {
             /**
              * Format: md5
-             * @description The document's identifier, 32 hexadecimal characters.
+             * @description The document's identifier, 32 hexadecimal characters; every version of a document has the same.
              * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
              */
-            id: string;
+            readonly id?: string;
             /**
-             * @description What kind of document it is.
+             * @description What kind of document it is: the notice of the loan agreement, technical specifications, an
+             *     illustration, a link to the virtual data room, or a presentation.
              * @example notice
              * @enum {string}
              */
@@ -1747,7 +2086,7 @@ export interface components {
              * @description The document's title, usually its file name.
              * @example notice.pdf
              */
-            title: string;
+            title?: string;
             /**
              * @description The title in English.
              * @example notice.pdf
@@ -1774,44 +2113,48 @@ export interface components {
              */
             description_ru?: string;
             /**
-             * @description The IANA media type of the file, or `offline/on-site-examination` for documents on paper.
+             * @description The media type of the file, e.g. `application/pdf`.
              * @example application/pdf
              */
-            format: string;
+            format?: string;
             /**
              * Format: uri
-             * @description Where to download the file.
-             * @example http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/documents/9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+             * @description Where to download the file: a signed URL of a document service, as `POST /ds/upload` answered it
+             *     (`…/ds/get/<key>?KeyID=…&Signature=…`).
+             * @example http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D
              */
-            url: string;
+            url?: string;
             /**
-             * @description The file's checksum as `<algorithm>:<hex>`, e.g. `md5:` and 32 hexadecimal characters.
-             * @example md5:00000000000000000000000000000000
+             * Format: md5-hash
+             * @description The file's checksum, `md5:` and 32 hexadecimal characters (the signature of `url` covers it). Other
+             *     algorithms are refused: `Hash type is not supported.`
+             * @example md5:9e107d9d372bb6826bd81d3542a419d6
              */
             hash?: string;
             /**
              * Format: date-time
-             * @description When the document was first attached.
+             * @description When the document was first attached; the same in every version.
              * @example 2018-01-09T18:31:04.117321+02:00
              */
-            datePublished?: string;
+            readonly datePublished?: string;
             /**
              * Format: date-time
-             * @description When this version of the document was attached.
+             * @description When this version was written (a `PATCH` of the description does not change it).
              * @example 2018-01-09T18:31:04.117321+02:00
              */
-            dateModified?: string;
+            readonly dateModified?: string;
             /**
              * @description ISO 639-1 or BCP 47 language tag of the text.
              * @example uk
              */
             language?: string;
             /**
-             * @description What the document belongs to.
+             * @description What the document belongs to; `asset` when not sent.
+             * @default asset
              * @example asset
              * @enum {string}
              */
-            documentOf?: "asset" | "lot";
+            documentOf: "asset" | "lot";
             /**
              * Format: md5
              * @description Identifier of the related lot or item, 32 hexadecimal characters.
@@ -1819,11 +2162,85 @@ export interface components {
              */
             relatedItem?: string;
             /**
-             * @description The role that attached the document.
+             * @description Who attached the document (`asset_owner` or `admins`); only they may write new versions of it.
              * @example asset_owner
+             * @enum {string}
              */
-            author?: string;
+            readonly author?: "asset_owner" | "admins";
         };
+        /**
+         * DocumentInput
+         * @description Any subset of a document's fields, as a `PATCH` sends them. `url` and `hash` are accepted and ignored
+         *     there (a new file is a new version), and so are the generated fields.
+         * @example {
+         *       "description": "Повідомлення про продаж (виправлене)"
+         *     }
+         */
+        DocumentInput: components["schemas"]["DocumentFields"];
+        /**
+         * DocumentCreate
+         * @description A new document, or a new version of one: `title`, `format`, `url` and `hash` are required (usually as the
+         *     upload answered them). A new version keeps the other fields of the previous one unless sent.
+         * @example {
+         *       "title": "notice.pdf",
+         *       "format": "application/pdf",
+         *       "documentType": "notice",
+         *       "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+         *       "hash": "md5:9e107d9d372bb6826bd81d3542a419d6"
+         *     }
+         */
+        DocumentCreate: WithRequired<components["schemas"]["DocumentFields"], "title" | "format" | "url" | "hash">;
+        /**
+         * Document
+         * @description One version of a document attached to the asset, as the registry serves it.
+         * @example {
+         *       "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+         *       "title": "notice.pdf",
+         *       "format": "application/pdf",
+         *       "documentType": "notice",
+         *       "documentOf": "asset",
+         *       "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+         *       "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+         *       "datePublished": "2018-01-09T18:31:04.117321+02:00",
+         *       "dateModified": "2018-01-09T18:31:04.117321+02:00",
+         *       "author": "asset_owner"
+         *     }
+         */
+        Document: WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
+        /**
+         * DocumentWithVersions
+         * @description The latest version of a document, with `previousVersions` once it has more than one.
+         * @example {
+         *       "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+         *       "title": "notice.pdf",
+         *       "format": "application/pdf",
+         *       "documentOf": "asset",
+         *       "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+         *       "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+         *       "datePublished": "2018-01-09T18:31:04.117321+02:00",
+         *       "dateModified": "2018-01-09T18:31:04.117321+02:00",
+         *       "author": "asset_owner"
+         *     }
+         */
+        DocumentWithVersions: {
+            /**
+             * @description The document's older versions, oldest first; absent while it has only one.
+             * @example [
+             *       {
+             *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+             *         "title": "notice.pdf",
+             *         "format": "application/pdf",
+             *         "documentOf": "asset",
+             *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+             *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+             *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+             *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+             *         "author": "asset_owner"
+             *       }
+             *     ]
+             */
+            previousVersions?: components["schemas"]["Document"][];
+        } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
     };
     responses: {
         /** @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name) or `Last-Event-ID` header. */
@@ -1900,7 +2317,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description An unknown path, or an asset id that does not exist. */
+        /**
+         * @description An unknown path, an asset id that does not exist (`url` / `asset_id` / `Not Found`) or a document id the
+         *     asset does not have (`url` / `document_id` / `Not Found`).
+         */
         NotFound: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2267,6 +2687,148 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The caller may not change the asset's documents (`url` / `permission` / `Forbidden`: not the owner with its
+         *     token, nor an admin), the asset's status does not allow it (`body` / `data` / `Can't update document in
+         *     current (<status>) asset status`), the document has another author (`url` / `role` / `Can update document
+         *     only author`), or the `url` is not a document service's (`body` / `url` / `Can add document only from
+         *     document service.`).
+         */
+        DocumentForbidden: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "data",
+                 *           "description": "Can't update document in current (active) asset status"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The body is not a JSON object with an object `data`, or the document's fields fail validation (one entry
+         *     per failing field, e.g. `hash`: `Hash type is not supported.`), or the signed `url` does not hold for its
+         *     `hash` (`Document url expired.`, `Document url signature invalid.`, `Document url invalid.`).
+         */
+        DocumentUnprocessable: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "url",
+                 *           "description": "Document url invalid."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request has no part named `file` with a file name. */
+        FilePartMissing: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "file",
+                 *           "description": "Not Found"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The file is larger than the `DS_MAX_BYTES` setting (50 MiB by default); nothing was kept. */
+        FileTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "body",
+                 *           "name": "file",
+                 *           "description": "The file is larger than the document service accepts (52428800 bytes)"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The file exists but the URL's `KeyID` or `Signature` is missing or does not hold. */
+        FileForbidden: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "querystring",
+                 *           "name": "Signature",
+                 *           "description": "Signature does not match"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No stored file has this key (or the path is unknown). */
+        FileNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "key",
+                 *           "description": "Not Found"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2356,6 +2918,31 @@ export interface components {
          * @example node-1.1764069000000.kJ2b7w
          */
         ServerIdCookieRequired: string;
+        /**
+         * @description The document's `id`, 32 lowercase hexadecimal characters.
+         * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+         */
+        DocumentIdPath: string;
+        /**
+         * @description When present with any non-empty value, every version of every document is listed, not only the latest ones.
+         * @example 1
+         */
+        AllVersions: string;
+        /**
+         * @description The stored file's key, 32 lowercase hexadecimal characters (the last path segment of its `url`).
+         * @example 0f1e2d3c4b5a69788796a5b4c3d2e1f0
+         */
+        FileKeyPath: string;
+        /**
+         * @description The first 8 hexadecimal characters of the public key the URL was signed with.
+         * @example dbb5069b
+         */
+        KeyIdQuery: string;
+        /**
+         * @description The Ed25519 signature of `<key>`, a zero byte and the MD5 of the file in hex: 64 bytes in base64.
+         * @example jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW+AYifD1vm6s1A4h3pk7Tgvmj+peAbikb4xNJlhL8jFMsiKjvRzDw==
+         */
+        SignatureQuery: string;
     };
     requestBodies: never;
     headers: {
@@ -2945,6 +3532,527 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["TransferNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When present with any non-empty value, every version of every document is listed, not only the latest ones.
+                 * @example 1
+                 */
+                all?: components["parameters"]["AllVersions"];
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentList"];
+                    "application/javascript": components["schemas"]["DocumentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createDocument: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The owner token returned at creation (`access.token`).
+                 * @example 431a00c918cd47d48d6f37d62f631c37
+                 */
+                acc_token?: components["parameters"]["AccToken"];
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description The owner token, as a header instead of `acc_token`.
+                 * @example 431a00c918cd47d48d6f37d62f631c37
+                 */
+                "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie: {
+                /**
+                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
+                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
+                 *     done.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+            };
+        };
+        /** @description The document in `data`; `access` and `options` may sit beside it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The document was attached. `Location` points at it. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            201: {
+                headers: {
+                    /**
+                     * @description Absolute URL of the new document; its last segment is `data.id`.
+                     * @example http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/documents/9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+                     */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["DocumentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["DocumentForbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["DocumentUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+                /**
+                 * @description The document's `id`, 32 lowercase hexadecimal characters.
+                 * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+                 */
+                document_id: components["parameters"]["DocumentIdPath"];
+            };
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentVersionsResponse"];
+                    "application/javascript": components["schemas"]["DocumentVersionsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    replaceDocument: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The owner token returned at creation (`access.token`).
+                 * @example 431a00c918cd47d48d6f37d62f631c37
+                 */
+                acc_token?: components["parameters"]["AccToken"];
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description The owner token, as a header instead of `acc_token`.
+                 * @example 431a00c918cd47d48d6f37d62f631c37
+                 */
+                "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+                /**
+                 * @description The document's `id`, 32 lowercase hexadecimal characters.
+                 * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+                 */
+                document_id: components["parameters"]["DocumentIdPath"];
+            };
+            cookie: {
+                /**
+                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
+                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
+                 *     done.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+            };
+        };
+        /** @description The new version in `data`; `access` and `options` may sit beside it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new version. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["DocumentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["DocumentForbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["DocumentUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    patchDocument: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The owner token returned at creation (`access.token`).
+                 * @example 431a00c918cd47d48d6f37d62f631c37
+                 */
+                acc_token?: components["parameters"]["AccToken"];
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description The owner token, as a header instead of `acc_token`.
+                 * @example 431a00c918cd47d48d6f37d62f631c37
+                 */
+                "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+                /**
+                 * @description The document's `id`, 32 lowercase hexadecimal characters.
+                 * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+                 */
+                document_id: components["parameters"]["DocumentIdPath"];
+            };
+            cookie: {
+                /**
+                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
+                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
+                 *     done.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+            };
+        };
+        /** @description Any subset of the document's fields in `data`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentPatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The document after the change. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["DocumentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["DocumentForbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["DocumentUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie: {
+                /**
+                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
+                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
+                 *     done.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+            };
+        };
+        /** @description One part `file` with a file name; its content type becomes `format`. */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description The file is stored. `Location` is its download URL, the same as `data.url`. */
+            201: {
+                headers: {
+                    /**
+                     * @description The file's signed download URL.
+                     * @example http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D
+                     */
+                    Location?: string;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedFileResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["FilePartMissing"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["FileTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The first 8 hexadecimal characters of the public key the URL was signed with.
+                 * @example dbb5069b
+                 */
+                KeyID?: components["parameters"]["KeyIdQuery"];
+                /**
+                 * @description The Ed25519 signature of `<key>`, a zero byte and the MD5 of the file in hex: 64 bytes in base64.
+                 * @example jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW+AYifD1vm6s1A4h3pk7Tgvmj+peAbikb4xNJlhL8jFMsiKjvRzDw==
+                 */
+                Signature?: components["parameters"]["SignatureQuery"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The stored file's key, 32 lowercase hexadecimal characters (the last path segment of its `url`).
+                 * @example 0f1e2d3c4b5a69788796a5b4c3d2e1f0
+                 */
+                key: components["parameters"]["FileKeyPath"];
+            };
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
+                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
+                 *     node or failing its signature is 412.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes. */
+            200: {
+                headers: {
+                    /**
+                     * @description `attachment`, with the file name the file was uploaded with (`filename*` in UTF-8).
+                     * @example attachment; filename="notice.pdf"; filename*=UTF-8''notice.pdf
+                     */
+                    "Content-Disposition"?: string;
+                    /**
+                     * @description The file's size in bytes.
+                     * @example 1048576
+                     */
+                    "Content-Length"?: number;
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example %PDF-1.7 … */
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["FileForbidden"];
+            404: components["responses"]["FileNotFound"];
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];

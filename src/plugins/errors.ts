@@ -12,15 +12,18 @@ import { parameterError } from './operations.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-const CONTENT_TYPE_ERROR: ErrorEntry = {
-  location: 'header',
-  name: 'Content-Type',
-  description: "Content-Type header should be one of ['application/json']",
-};
+/** The original's 415 entry, naming the media types the operation takes. */
+function contentTypeEntry(types: readonly string[]): ErrorEntry {
+  return {
+    location: 'header',
+    name: 'Content-Type',
+    description: `Content-Type header should be one of [${types.map((type) => `'${type}'`).join(', ')}]`,
+  };
+}
 
 /** Maps Fastify's own error codes onto the registry's envelope. */
 const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => ApiError> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError(415, [CONTENT_TYPE_ERROR]),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => contentTypeError(),
   FST_ERR_CTP_BODY_TOO_LARGE: () =>
     ApiError.one(413, 'body', 'data', 'Request body is larger than the registry accepts'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
@@ -30,7 +33,8 @@ const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => ApiError> = {
   FST_ERR_ASYNC_CONSTRAINT: () => ApiError.one(400, 'url', 'path', 'The URL is not valid'),
 };
 
-export const contentTypeError = (): ApiError => new ApiError(415, [CONTENT_TYPE_ERROR]);
+export const contentTypeError = (types: readonly string[] = ['application/json']): ApiError =>
+  new ApiError(415, [contentTypeEntry(types)]);
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;

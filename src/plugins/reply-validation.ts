@@ -65,6 +65,14 @@ function checkBody(validate: ValidateFunction, body: unknown, what: string): str
   return validate(body) ? undefined : `${what} does not match the document: ${describeErrors(validate)}`;
 }
 
+/** Whether a declared media type or range (`application/json`, `image/*`, `*\/*`) covers a reply's Content-Type. */
+function mediaRangeCovers(declared: string, contentType: string): boolean {
+  const actual = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (declared === '*/*') return actual.includes('/');
+  if (declared.endsWith('/*')) return actual.startsWith(declared.slice(0, -1));
+  return actual === declared;
+}
+
 /** What is wrong with the reply, or undefined when it keeps the document. */
 function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown): string | undefined {
   if (reply.getHeader('x-content-type-options') !== 'nosniff') return 'X-Content-Type-Options: nosniff is missing';
@@ -83,12 +91,13 @@ function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown):
 
   const key = responseKey(operation, status);
   if (key === undefined) return `status ${status} is not declared for ${operation.operationId}`;
-  if (request.method === 'HEAD' || status === 204 || status === 304 || text === undefined) return undefined;
+  if (request.method === 'HEAD' || status === 204 || status === 304) return undefined;
   const pointer = operation.responses[key] as string;
   const content = (resolve({ $ref: `#${pointer}` }, pointer).node.content ?? {}) as Record<string, { schema?: unknown }>;
-  const mediaType = Object.keys(content).find((declared) => type.split(';')[0]?.trim() === declared);
+  const mediaType = Object.keys(content).find((declared) => mediaRangeCovers(declared, type));
   if (mediaType === undefined) return `content type ${type} is not declared for ${operation.operationId} ${key}`;
-  if (content[mediaType]?.schema === undefined) return undefined;
+  // A streamed body (a file of the document service) is not read here; its type was checked above.
+  if (text === undefined || content[mediaType]?.schema === undefined) return undefined;
   const schemaPointer = `${pointer}/content/${mediaType.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
   if (mediaType === 'application/javascript') return checkBody(validatorAt(schemaPointer), unwrapJsonp(text), 'JSONP body');
   if (mediaType !== 'application/json') return checkBody(validatorAt(schemaPointer), text, 'body');

@@ -1,23 +1,12 @@
 /** The asset operations: HTTP in, a service call, HTTP out. */
 import type { FastifyRequest } from 'fastify';
-import type { AssetService, Caller } from '../services/assets.js';
-import { isJsonObject } from '../domain/json.js';
-import type { OperationHandlers, OperationRequest, Reply } from './types.js';
-
-function origin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
+import type { AssetService } from '../services/assets.js';
+import { callerOf, origin } from './http.js';
+import type { OperationHandlers, Reply } from './types.js';
 
 /** The path of the collection, as this request reached it (the document's prefix included). */
 function collectionPath(request: FastifyRequest): string {
   return request.routeOptions.url?.replace(/\/:asset_id$/, '') ?? '';
-}
-
-/** The key's holder, and the owner token from the `acc_token` query, the `X-Access-Token` header or `access.token`. */
-function callerOf(request: OperationRequest<'patchAsset'>): Caller {
-  const body = request.body;
-  const fromBody = isJsonObject(body) && isJsonObject(body.access) && typeof body.access.token === 'string' ? body.access.token : undefined;
-  return { principal: request.principal, token: request.query.acc_token ?? request.headers['x-access-token'] ?? fromBody };
 }
 
 export function assetHandlers(assets: AssetService): Pick<OperationHandlers, 'listAssets' | 'createAsset' | 'getAsset' | 'patchAsset'> {

@@ -5,6 +5,8 @@
  */
 import type { Services } from '../services/index.js';
 import { assetHandlers } from './assets.js';
+import { documentHandlers } from './documents.js';
+import { fileHandlers } from './files.js';
 import { changeHandlers } from './changes.js';
 import { serviceHandlers } from './service.js';
 import { transferHandlers } from './transfers.js';
@@ -13,6 +15,8 @@ import type { OperationHandlers } from './types.js';
 export function operationHandlers(services: Services): OperationHandlers {
   return {
     ...assetHandlers(services.assets),
+    ...documentHandlers(services.documents),
+    ...fileHandlers(services.files),
     ...changeHandlers(services.changes),
     ...serviceHandlers(services.health),
     ...transferHandlers(services.transfers),

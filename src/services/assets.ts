@@ -4,7 +4,7 @@
  * mapping between a stored record and the asset it serves, and the retry of a write that lost a race.
  */
 import type { components } from '../generated/openapi.js';
-import type { AssetRecord, AssetStore, RecordDraft } from '../store/types.js';
+import type { AssetRecord, AssetStore } from '../store/types.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
 import { isJsonObject, type JsonObject } from '../domain/json.js';
@@ -14,6 +14,7 @@ import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
 import { buildListingPage, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
+import { recordDraft, type KeptParts } from './records.js';
 
 type Asset = components['schemas']['Asset'];
 type ListingPage = components['schemas']['ListingPage'];
@@ -61,23 +62,6 @@ export function roleFor(caller: Caller, record: AssetRecord): Role {
   return owns ? 'owner' : 'brokers';
 }
 
-/** The credentials a write carries over unchanged: the owner token hash and the transfer state. */
-type Credentials = Pick<AssetRecord, 'id' | 'ownerTokenHash' | 'transferTokenHash' | 'appliedTransfers'>;
-
-/** The record a store writes for `asset` at the stamp `modified` (listing flags follow the asset). */
-function recordDraft(record: Credentials, asset: JsonObject, modified: number): RecordDraft {
-  return {
-    id: record.id,
-    ownerTokenHash: record.ownerTokenHash,
-    transferTokenHash: record.transferTokenHash,
-    appliedTransfers: record.appliedTransfers,
-    modified,
-    listed: asset.status !== 'draft',
-    test: asset.mode === 'test',
-    asset,
-  };
-}
-
 export class AssetService {
   constructor(
     private readonly store: AssetStore,
@@ -123,11 +107,17 @@ export class AssetService {
       now: formatDate(nowMicros(), timeZone),
     });
     rejectInvalid(checkAsset(candidate));
-    const credentials: Credentials = { id, ownerTokenHash: hashToken(token), transferTokenHash: hashToken(transfer), appliedTransfers: [] };
+    const kept: KeptParts = {
+      id,
+      ownerTokenHash: hashToken(token),
+      transferTokenHash: hashToken(transfer),
+      appliedTransfers: [],
+      documentHistory: [],
+    };
     const record = await this.store.create((stamp) => {
       const at = formatDate(stamp.now, timeZone);
       const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
-      return recordDraft(credentials, asset, stamp.now);
+      return recordDraft(kept, asset, stamp.now);
     });
     return { token, transfer, asset: servedAsset(record) };
   }

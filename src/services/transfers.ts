@@ -64,6 +64,7 @@ function handedOver(record: AssetRecord, transfer: TransferRecord, modified: num
     ownerTokenHash: transfer.ownerTokenHash,
     transferTokenHash: transfer.transferTokenHash,
     appliedTransfers: applied,
+    documentHistory: record.documentHistory,
     modified,
     listed: record.listed,
     test: record.test,

@@ -18,7 +18,8 @@
  * "after the last `modified` I saw" misses nothing and never sees one value twice.
  *
  * Transfers of ownership live in their own table and go through the same write queue; a mark is a
- * compare-and-set inside the write lock.
+ * compare-and-set inside the write lock. The document service's files are kept beside the database, in the
+ * folder `<dataDir>/files` (files.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { dayOf, nowMicros } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
+import { openFolderFileStore } from './files.js';
 import {
   servedDateModified,
   type AssetRecord,
@@ -67,7 +69,8 @@ const SCHEMA = `
     date_modified TEXT NOT NULL,
     doc TEXT NOT NULL,
     transfer_token_hash TEXT,
-    applied_transfers TEXT NOT NULL DEFAULT '[]'
+    applied_transfers TEXT NOT NULL DEFAULT '[]',
+    document_history TEXT NOT NULL DEFAULT '[]'
   );
   CREATE TABLE IF NOT EXISTS counters (
     day TEXT PRIMARY KEY,
@@ -94,6 +97,7 @@ const SCHEMA = `
 const LATER_ASSET_COLUMNS: readonly [name: string, definition: string][] = [
   ['transfer_token_hash', 'TEXT'],
   ['applied_transfers', "TEXT NOT NULL DEFAULT '[]'"],
+  ['document_history', "TEXT NOT NULL DEFAULT '[]'"],
 ];
 
 /** The WHERE terms match the partial indexes' conditions word for word, which is what lets SQLite use them. */
@@ -113,6 +117,7 @@ interface StoredRow {
   listed: number;
   test: number;
   doc: string;
+  document_history: string;
 }
 
 interface TransferRow {
@@ -144,6 +149,7 @@ type RowColumns = [
   doc: string,
   transferTokenHash: string | null,
   appliedTransfers: string,
+  documentHistory: string,
 ];
 
 /** A mark as the three `mark_*` columns (all null when there is none), the parameters of its compare-and-set. */
@@ -185,15 +191,16 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     )
     .pluck();
   const insertRow = writer.prepare(
-    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc, transfer_token_hash, applied_transfers) ' +
-      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc, transfer_token_hash, applied_transfers, ' +
+      'document_history) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const updateRow = writer.prepare(
     'UPDATE assets SET rev = ?, owner_token_hash = ?, modified = ?, listed = ?, test = ?, date_modified = ?, doc = ?, ' +
-      'transfer_token_hash = ?, applied_transfers = ? WHERE id = ?',
+      'transfer_token_hash = ?, applied_transfers = ?, document_history = ? WHERE id = ?',
   );
   const selectRow = db.prepare<[string], StoredRow>(
-    'SELECT id, rev, owner_token_hash, transfer_token_hash, applied_transfers, modified, listed, test, doc FROM assets WHERE id = ?',
+    'SELECT id, rev, owner_token_hash, transfer_token_hash, applied_transfers, modified, listed, test, doc, document_history ' +
+      'FROM assets WHERE id = ?',
   );
   const insertTransfer = writer.prepare(
     'INSERT INTO transfers (id, owner, owner_token_hash, transfer_token_hash, created, mark_asset_id, mark_from_hash, mark_at) ' +
@@ -208,6 +215,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     'SELECT id, owner, owner_token_hash, transfer_token_hash, created, mark_asset_id, mark_from_hash, mark_at FROM transfers WHERE id = ?',
   );
   const selectRev = writer.prepare<[string], number>('SELECT rev FROM assets WHERE id = ?').pluck();
+  const files = openFolderFileStore(join(dataDir, 'files'));
   // Reads a page of the file, so a vanished or unreadable database shows.
   const ping = db.prepare('SELECT count(*) FROM counters').pluck();
 
@@ -243,6 +251,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       JSON.stringify(draft.asset),
       draft.transferTokenHash,
       JSON.stringify(draft.appliedTransfers),
+      JSON.stringify(draft.documentHistory),
     ];
   }
 
@@ -467,6 +476,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
         listed: row.listed === 1,
         test: row.test === 1,
         asset: JSON.parse(row.doc) as JsonObject,
+        documentHistory: JSON.parse(row.document_history) as JsonObject[],
       };
     },
 
@@ -522,6 +532,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     async ping() {
       ping.get();
     },
+
+    files,
 
     async close() {
       // Writes already asked for are finished first: their callers are waiting for the COMMIT.

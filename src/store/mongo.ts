@@ -11,6 +11,7 @@
  *   when nothing is in flight), so it never passes a tick that has yet to commit.
  *
  * Transfers of ownership are documents of their own collection, `transfers`, read and marked by `_id` only.
+ * The document service's files are in GridFS, bucket `files` (gridfs.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,6 +26,8 @@ import {
 } from 'mongodb';
 import { dayOf } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
+import type { FileStore } from './files.js';
+import { openGridFsFileStore } from './gridfs.js';
 import {
   servedDateModified,
   StoreBusyError,
@@ -94,6 +97,8 @@ interface AssetDoc {
   /** `YYYY-MM-DD#index` of the assetID counter (`bulk#<id>` for bulk inserts): unique, catches double numbers. */
   counterKey: string;
   asset: JsonObject;
+  /** Superseded document versions; missing on assets written before documents existed. */
+  documentHistory?: JsonObject[];
 }
 
 interface TransferDoc {
@@ -259,6 +264,7 @@ class MongoStore implements AssetStore {
   readonly assets: Collection<AssetDoc>;
   readonly counters: Collection<ClockDoc | CounterDoc>;
   readonly transfers: MongoTransfers;
+  readonly files: FileStore;
   clockMode: ClockMode = 'cas';
 
   constructor(
@@ -269,6 +275,7 @@ class MongoStore implements AssetStore {
     this.assets = db.collection<AssetDoc>('assets');
     this.counters = db.collection<ClockDoc | CounterDoc>('counters');
     this.transfers = new MongoTransfers(db.collection<TransferDoc>('transfers'));
+    this.files = openGridFsFileStore(db);
   }
 
   private get clock(): Collection<ClockDoc> {
@@ -631,6 +638,7 @@ class MongoStore implements AssetStore {
               test: record.test,
               dateModified: servedDateModified(record),
               asset: record.asset,
+              documentHistory: record.documentHistory,
             },
           },
         );
@@ -848,6 +856,7 @@ class MongoStore implements AssetStore {
       dateModified: servedDateModified(record),
       counterKey,
       asset: record.asset,
+      documentHistory: record.documentHistory,
     };
   }
 
@@ -862,6 +871,7 @@ class MongoStore implements AssetStore {
       listed: doc.listed,
       test: doc.test,
       asset: doc.asset,
+      documentHistory: doc.documentHistory ?? [],
     };
   }
 }

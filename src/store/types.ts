@@ -6,6 +6,7 @@
 import type { JsonObject } from '../domain/json.js';
 import type { ListedRow, ListMode } from '../domain/listing.js';
 import type { TransferMark } from '../domain/transfers.js';
+import type { FileStore } from './files.js';
 
 /** One asset as kept by a store. `asset` is the public document exactly as served (dates rendered). */
 export interface AssetRecord {
@@ -28,6 +29,11 @@ export interface AssetRecord {
   /** True for `mode: "test"` assets (listing `mode` filter). */
   test: boolean;
   asset: JsonObject;
+  /**
+   * Document versions superseded by newer ones, in the order they were written. Never served with the asset (its
+   * `documents` holds the latest versions): the documents endpoints show them.
+   */
+  documentHistory: JsonObject[];
 }
 
 /** A moment handed out by the store inside its write: unique, later than every `modified` already stored. */
@@ -126,6 +132,8 @@ export interface AssetStore {
   watchWrites(onWrite: () => void): Promise<WriteWatch>;
   /** Liveness of the backing storage (health endpoint). */
   ping(): Promise<void>;
+  /** The files of the document service, kept beside the records (a folder of the embedded store, GridFS). */
+  readonly files: FileStore;
   close(): Promise<void>;
 }
 

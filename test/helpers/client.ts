@@ -5,6 +5,7 @@
  * reply was checked against the OpenAPI document by the server itself (`VALIDATE_REPLIES`, set by the test
  * servers): a reply that breaks it arrives as a 500.
  */
+import { Readable } from 'node:stream';
 import { request as undiciRequest, Agent } from 'undici';
 import type { FastifyInstance } from 'fastify';
 
@@ -15,8 +16,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** A value sent as JSON with `Content-Type: application/json` (unless `headers` says otherwise). */
   json?: unknown;
-  /** A raw body, sent as is; no Content-Type is added. */
-  body?: string | Buffer;
+  /** A raw body, sent as is (a stream is sent chunked unless `headers` give its length); no Content-Type is added. */
+  body?: string | Buffer | AsyncIterable<Uint8Array>;
   /** Owner token, sent as the `acc_token` query parameter. */
   token?: string;
   /** `false` skips the automatic cookie fetch before a write (to test 412). */
@@ -29,6 +30,8 @@ export interface Response {
   headers: Record<string, string>;
   setCookies: string[];
   text: string;
+  /** The body's bytes as they came (files from the document service). */
+  raw: Buffer;
   /** Parsed body when it is JSON, else undefined. */
   json: any;
 }
@@ -38,13 +41,13 @@ export interface OutgoingRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string | Buffer;
+  body?: string | Buffer | Readable;
 }
 
 export interface IncomingResponse {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
-  text: string;
+  raw: Buffer;
 }
 
 /** How a client reaches a server. */
@@ -64,7 +67,7 @@ export function httpTransport(baseUrl: string): Transport {
     baseUrl: base,
     async send({ method, path, headers, body }) {
       const res = await undiciRequest(base + path, { method: method as any, headers, body, dispatcher });
-      return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+      return { status: res.statusCode, headers: res.headers, raw: Buffer.from(await res.body.arrayBuffer()) };
     },
   };
 }
@@ -74,7 +77,8 @@ const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * The whole Fastify app without a socket (`app.inject`). The request looks as it does over HTTP: the Host of the
- * listening address (links in answers are built from it), a Content-Length as undici sends it, the loopback address.
+ * listening address (links in answers are built from it), Content-Length or, for a stream, Transfer-Encoding as
+ * undici sends them, the loopback address.
  */
 export function injectTransport(app: FastifyInstance, baseUrl: string): Transport {
   const base = baseUrl.replace(/\/$/, '');
@@ -83,11 +87,13 @@ export function injectTransport(app: FastifyInstance, baseUrl: string): Transpor
     baseUrl: base,
     async send({ method, path, headers, body }) {
       const sent: Record<string, string> = { host, ...headers };
-      if (sent['content-length'] === undefined && (body !== undefined || PAYLOAD_METHODS.has(method))) {
+      if (body instanceof Readable) {
+        if (sent['content-length'] === undefined) sent['transfer-encoding'] ??= 'chunked';
+      } else if (sent['content-length'] === undefined && (body !== undefined || PAYLOAD_METHODS.has(method))) {
         sent['content-length'] = String(body === undefined ? 0 : Buffer.byteLength(body));
       }
       const res = await app.inject({ method: method as any, url: path, headers: sent, payload: body, remoteAddress: '127.0.0.1' });
-      return { status: res.statusCode, headers: res.headers, text: res.body };
+      return { status: res.statusCode, headers: res.headers, raw: res.rawPayload };
     },
   };
 }
@@ -139,16 +145,19 @@ export class Client {
     if (key !== undefined) headers.authorization = 'Basic ' + Buffer.from(`${key}:`).toString('base64');
     const cookie = this.cookieHeader();
     if (cookie) headers.cookie = cookie;
-    let body: string | Buffer | undefined;
+    let body: string | Buffer | Readable | undefined;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers['content-type'] = 'application/json';
-    } else if (options.body !== undefined) {
+    } else if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) {
       body = options.body;
+    } else if (options.body !== undefined) {
+      body = Readable.from(options.body, { objectMode: false });
     }
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
 
     const res = await this.transport.send({ method, path: target, headers, body });
+    const text = res.raw.toString('utf8');
     const out: Record<string, string> = {};
     let setCookies: string[] = [];
     for (const [k, v] of Object.entries(res.headers)) {
@@ -164,12 +173,12 @@ export class Client {
     let json: any;
     if (/^application\/json/i.test(out['content-type'] ?? '')) {
       try {
-        json = JSON.parse(res.text);
+        json = JSON.parse(text);
       } catch {
         json = undefined;
       }
     }
-    return { status: res.status, headers: out, setCookies, text: res.text, json };
+    return { status: res.status, headers: out, setCookies, text, raw: res.raw, json };
   }
 
   get(path: string, options?: RequestOptions): Promise<Response> {

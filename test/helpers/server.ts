@@ -67,6 +67,8 @@ export interface TestServer {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   readonly url: string;
   readonly dataDir: string;
+  /** The server's own MongoDB database, when the suite runs on MongoDB. */
+  readonly mongodbUri?: string;
   readonly app: FastifyInstance;
   readonly store: AssetStore;
   /** One client per role, each with its own cookie jar, shared by the tests of the block. */
@@ -209,6 +211,7 @@ export async function startServer(settings: Settings = {}, options: { via?: Via 
   return {
     url,
     dataDir: config.dataDir,
+    mongodbUri: config.mongodbUri,
     app,
     store,
     ...roleClients(client),
@@ -283,6 +286,9 @@ export function useServer(settings: Settings = {}, options: { via?: Via } = {}):
     },
     get dataDir() {
       return running().dataDir;
+    },
+    get mongodbUri() {
+      return running().mongodbUri;
     },
     get app() {
       return running().app;

@@ -24,7 +24,7 @@ function expectJsonHeaders(res: { headers: Record<string, string> }): void {
 
 describe('every response is JSON', () => {
   it('404 for an unknown path is the JSON envelope', async () => {
-    for (const path of ['/', '/api/0.1', '/api/0.1/nothing', '/api/0.2/assets', `${ASSETS}/abc/documents`]) {
+    for (const path of ['/', '/api/0.1', '/api/0.1/nothing', '/api/0.2/assets', `${ASSETS}/abc/papers`]) {
       const res = await anonymous.get(path);
       expect(res.status, path).toBe(404);
       expectJsonHeaders(res);

@@ -1,4 +1,5 @@
 /** The operations come from the document: one handler per operationId, 405 from its paths, parameters checked. */
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import errors from '../../src/plugins/errors.js';
@@ -6,6 +7,7 @@ import operations from '../../src/plugins/operations.js';
 import { API_PREFIX, OPERATIONS, allowedMethods } from '../../src/plugins/contract.js';
 import { operationHandlers } from '../../src/routes/index.js';
 import { createServices } from '../../src/services/index.js';
+import { ensureSigningKey } from '../../src/services/signing.js';
 import type { AssetStore } from '../../src/store/types.js';
 import { useServer } from '../helpers/server.js';
 
@@ -18,8 +20,16 @@ describe('the operation map', () => {
     assetIdPrefix: 'UA-AR-DGF',
     streams: { maxClients: 10, maxUnread: 1_048_576, unreadTimeout: 30_000, heartbeat: 15_000 },
   };
+  /** The document service's settings, with the test server's key. */
+  const files = () => ({
+    maxBytes: 1024,
+    publicUrl: undefined,
+    apiPrefix: API_PREFIX,
+    signingKey: ensureSigningKey(join(server.dataDir, 'ds-key.pem')).key,
+    external: undefined,
+  });
   const silent = { info: () => undefined, warn: () => undefined };
-  const handlers = (store: AssetStore) => operationHandlers(createServices(store, settings, silent));
+  const handlers = (store: AssetStore) => operationHandlers(createServices(store, { ...settings, files: files() }, silent));
 
   it('has exactly one handler for every operation of the document', () => {
     expect(Object.keys(handlers(server.store)).sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());

@@ -21,6 +21,7 @@ async function insertBrokenRecord(server: TestServer): Promise<void> {
       ownerTokenHash: 'x',
       transferTokenHash: null,
       appliedTransfers: [],
+      documentHistory: [],
       modified,
       listed: true,
       test: false,

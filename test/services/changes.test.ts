@@ -61,6 +61,7 @@ describe('change streams (service, one node)', () => {
       ping: () => real.ping(),
       close: () => real.close(),
       transfers: real.transfers,
+      files: real.files,
     };
     streams = new ChangeStreams(store, { ...SETTINGS, ...settings }, silentLog);
   }

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDate, nowMicros } from '../../src/domain/dates.js';
+import type { JsonObject } from '../../src/domain/json.js';
 import type { AssetRecord, AssetStore, CreateStamp, ListMode, ListQuery } from '../../src/store/types.js';
 import { DRAFT_ZONE as ZONE, draftAt, type DraftShape } from './fixtures/drafts.js';
 
@@ -205,6 +206,27 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
           }),
         ).rejects.toThrow('refused');
         expect(await store.get(record.id)).toEqual(record);
+      });
+
+      it('keeps superseded document versions beside the asset, never in it or in the listing', async () => {
+        const { record } = await create();
+        const history: JsonObject[] = [
+          { id: 'd'.repeat(32), title: 'notice.pdf', dateModified: record.asset.dateModified! },
+          { id: 'd'.repeat(32), title: 'notice-2.pdf', description: 'друга версія 📄' },
+        ];
+        const updated = await store.update(record.id, 1, (stamp) => ({ ...draftAt(stamp, { id: record.id }), documentHistory: history }));
+        if (updated === 'conflict') throw new Error('unexpected conflict');
+        const read = await store.get(record.id);
+        expect(read).toEqual(updated);
+        expect(read?.documentHistory).toEqual(history);
+        expect(read?.asset).not.toHaveProperty('documentHistory');
+        const [listed] = await store.list(query({ withAssets: true }));
+        expect(listed!.asset).not.toHaveProperty('documentHistory');
+        // Each write says what the record keeps.
+        const cleared = await store.update(record.id, 2, (stamp) => draftAt(stamp, { id: record.id }));
+        if (cleared === 'conflict') throw new Error('unexpected conflict');
+        expect(await store.get(record.id)).toEqual(cleared);
+        expect((await store.get(record.id))?.documentHistory).toEqual([]);
       });
 
       it('moves the record in the feed to its new modified', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
 import type { AssetStore, ListedRow } from '../../src/store/types.js';
 import { describeStoreContract, waitFor } from './contract.js';
+import { describeFileStoreContract } from './files-contract.js';
 import { draftAt } from './fixtures/drafts.js';
 import type { WriterReport } from './fixtures/writer.js';
 
@@ -22,6 +23,83 @@ function freshDir(): string {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describeStoreContract('embedded (SQLite)', async () => openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE }));
+
+describeFileStoreContract('embedded (a folder beside the SQLite file)', async () => {
+  const store = openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE });
+  return { files: store.files, close: () => store.close() };
+});
+
+describe('embedded store: a file written by an earlier registry', () => {
+  it('gains the document_history column on opening and keeps its rows', async () => {
+    const dataDir = freshDir();
+    mkdirSync(dataDir, { recursive: true });
+    const old = new Database(join(dataDir, 'registry.sqlite'));
+    old.exec(`CREATE TABLE assets (id TEXT PRIMARY KEY, rev INTEGER NOT NULL, owner_token_hash TEXT NOT NULL,
+      modified INTEGER NOT NULL UNIQUE, listed INTEGER NOT NULL, test INTEGER NOT NULL, date_modified TEXT NOT NULL,
+      doc TEXT NOT NULL)`);
+    const id = 'e'.repeat(32);
+    old
+      .prepare('INSERT INTO assets VALUES (?, 1, ?, 1000, 1, 0, ?, ?)')
+      .run(id, 'a'.repeat(64), '1970-01-01T03:00:00.001000+03:00', JSON.stringify({ id, title: 'old' }));
+    old.close();
+    const store = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    try {
+      const record = await store.get(id);
+      expect(record).toMatchObject({ id, rev: 1, asset: { id, title: 'old' } });
+      expect(record?.documentHistory).toEqual([]);
+      const history = [{ id: 'd'.repeat(32), title: 'v1' }];
+      const updated = await store.update(id, 1, (stamp) => ({ ...draftAt(stamp, { id }), documentHistory: history }));
+      expect(updated).not.toBe('conflict');
+      expect((await store.get(id))?.documentHistory).toEqual(history);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('embedded store: files', () => {
+  /** Every entry below `dir`, relative, sorted. */
+  function tree(dir: string): string[] {
+    return (readdirSync(dir, { recursive: true }) as string[]).sort();
+  }
+
+  it('keeps a file as its bytes and its description in <DATA_DIR>/files, nothing else', async () => {
+    const dataDir = freshDir();
+    const store = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    const key = 'ab'.padEnd(32, '0');
+    await store.files.put({ key, contentType: 'text/plain', filename: 'a.txt', maxBytes: 100 }, [Buffer.from('hello')]);
+    await store.close();
+    expect(tree(join(dataDir, 'files'))).toEqual(['ab', `ab/${key}`, `ab/${key}.json`]);
+    expect(readFileSync(join(dataDir, 'files', 'ab', key), 'utf8')).toBe('hello');
+  });
+
+  it('leaves no temporary file behind when an upload is refused or fails', async () => {
+    const dataDir = freshDir();
+    const store = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    const key = 'cd'.padEnd(32, '1');
+    await expect(
+      store.files.put({ key, contentType: 'text/plain', filename: 'a.txt', maxBytes: 4 }, [Buffer.from('hello')]),
+    ).rejects.toThrow('larger than 4 bytes');
+    await store.close();
+    expect(tree(join(dataDir, 'files'))).toEqual(['cd']);
+  });
+
+  it('sweeps temporary files a crash left an hour ago or more, and keeps younger ones', async () => {
+    const dataDir = freshDir();
+    const shard = join(dataDir, 'files', 'ef');
+    mkdirSync(shard, { recursive: true });
+    const old = join(shard, `.${'ef'.padEnd(32, '2')}.0a0a0a0a0a0a.part`);
+    const young = join(shard, `.${'ef'.padEnd(32, '3')}.0b0b0b0b0b0b.part`);
+    writeFileSync(old, 'half a file');
+    writeFileSync(young, 'half a file, still being written');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(old, twoHoursAgo, twoHoursAgo);
+    const store = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    await store.close();
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(young)).toBe(true);
+  });
+});
 
 describe('embedded store', () => {
   it('creates the folder and keeps one WAL-mode file in it', async () => {

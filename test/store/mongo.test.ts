@@ -15,6 +15,7 @@ import { nowMicros } from '../../src/domain/dates.js';
 import { databaseName, LEASE_MS, openMongoStore, type ClockMode } from '../../src/store/mongo.js';
 import { StoreBusyError, type AssetRecord, type AssetStore, type ListQuery } from '../../src/store/types.js';
 import { describeStoreContract, waitFor } from './contract.js';
+import { describeFileStoreContract } from './files-contract.js';
 import { DRAFT_ZONE, draftAt } from './fixtures/drafts.js';
 
 const BASE_URI = process.env.MONGODB_URI;
@@ -98,6 +99,54 @@ if (!BASE_URI) {
   });
 
   describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh());
+  describeFileStoreContract(`mongo GridFS (${server.version})`, async () => {
+    const store = await openFresh();
+    return { files: store.files, close: () => store.close() };
+  });
+
+  describe('MongoDB store: files in GridFS', () => {
+    it('keeps them in the bucket `files` of the registry database, and nothing of a refused upload', async () => {
+      const store = await openFresh();
+      const client = new MongoClient(store.uri);
+      try {
+        const db = client.db(databaseName(store.uri));
+        const kept = 'a1'.padEnd(32, '0');
+        const refused = 'b2'.padEnd(32, '0');
+        await store.files.put({ key: kept, contentType: 'text/plain', filename: 'a.txt', maxBytes: 300_000 }, [
+          Buffer.alloc(200_000, 1),
+          Buffer.alloc(100_000, 2),
+        ]);
+        await expect(
+          store.files.put({ key: refused, contentType: 'text/plain', filename: 'b.txt', maxBytes: 300_000 }, [
+            Buffer.alloc(300_000, 1),
+            Buffer.alloc(1, 2),
+          ]),
+        ).rejects.toThrow('larger than 300000 bytes');
+        const entries = await db.collection('files.files').find({}).toArray();
+        expect(entries.map((entry) => entry._id)).toEqual([kept]);
+        expect(entries[0]).toMatchObject({ length: 300_000, metadata: { contentType: 'text/plain', filename: 'a.txt' } });
+        expect(await db.collection('files.chunks').countDocuments({ files_id: refused })).toBe(0);
+        expect(await db.collection('files.chunks').countDocuments({ files_id: kept })).toBeGreaterThan(0);
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
+
+    it('shows no file whose entry has no MD5 yet (an upload cut short before it was published)', async () => {
+      const store = await openFresh();
+      const client = new MongoClient(store.uri);
+      try {
+        const key = 'c3'.padEnd(32, '0');
+        await store.files.put({ key, contentType: 'text/plain', filename: 'c.txt', maxBytes: 100 }, [Buffer.from('hello')]);
+        await client.db(databaseName(store.uri)).collection('files.files').updateOne({ _id: key as never }, { $unset: { 'metadata.md5': '' } });
+        expect(await store.files.stat(key)).toBeUndefined();
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
+  });
   if (!isFerret) {
     // MongoDB runs the compare-and-set clock too, so both clock paths are verified where they can be.
     describeStoreContract(`mongo (${server.version}, clock cas)`, () => openFresh('cas'));

@@ -357,6 +357,7 @@ describe('page size', () => {
           ownerTokenHash: hashToken(newToken()),
           transferTokenHash: null,
           appliedTransfers: [],
+          documentHistory: [],
           modified,
           listed: true,
           test: false,

@@ -1,0 +1,38 @@
+/** The document operations of an asset: HTTP in, a service call, HTTP out. */
+import type { DocumentService } from '../services/documents.js';
+import { callerOf, origin } from './http.js';
+import type { OperationHandlers, Reply } from './types.js';
+
+type DocumentOperations = 'listDocuments' | 'createDocument' | 'getDocument' | 'replaceDocument' | 'patchDocument';
+
+export function documentHandlers(documents: DocumentService): Pick<OperationHandlers, DocumentOperations> {
+  return {
+    async listDocuments(request) {
+      // `all` with any non-empty value, as the original read it.
+      const all = (request.query.all ?? '') !== '';
+      return { data: await documents.list(request.params.asset_id, all) } satisfies Reply<'listDocuments', 200>;
+    },
+
+    async createDocument(request, reply) {
+      const document = await documents.create(request.params.asset_id, callerOf(request), request.body, origin(request));
+      const body: Reply<'createDocument', 201> = { data: document };
+      const collection = request.url.split('?')[0] ?? '';
+      return reply.code(201).header('location', `${origin(request)}${collection}/${document.id}`).send(body);
+    },
+
+    async getDocument(request) {
+      return { data: await documents.read(request.params.asset_id, request.params.document_id) } satisfies Reply<'getDocument', 200>;
+    },
+
+    async replaceDocument(request) {
+      const { asset_id: assetId, document_id: documentId } = request.params;
+      const document = await documents.replace(assetId, documentId, callerOf(request), request.body, origin(request));
+      return { data: document } satisfies Reply<'replaceDocument', 200>;
+    },
+
+    async patchDocument(request) {
+      const { asset_id: assetId, document_id: documentId } = request.params;
+      return { data: await documents.patch(assetId, documentId, callerOf(request), request.body) } satisfies Reply<'patchDocument', 200>;
+    },
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * What the document operations do (decisions.md §9), between the HTTP handlers and the store. A document lives
+ * in its asset's record: the latest versions in the asset's `documents`, superseded ones beside it
+ * (`documentHistory`). Every change is one compare-and-set write of the record, which also moves the asset's
+ * `dateModified`, so the feed and the no-lost-update guarantees of the asset hold for its documents too; a write
+ * that lost a race is re-read and re-applied, as an asset PATCH is.
+ *
+ * Order of checks after the request was read: the asset (404), the document (404), the caller's permission, the
+ * asset's status and the document's author (403), the fields (422), then the document service's URL (403, 422).
+ */
+import type { components } from '../generated/openapi.js';
+import { ApiError, refusals } from '../domain/errors.js';
+import { isJsonObject, type JsonObject } from '../domain/json.js';
+import { formatDate, nowMicros, parseDateToMicros } from '../domain/dates.js';
+import { newId } from '../domain/ids.js';
+import { sameContent, stampWrite } from '../domain/asset.js';
+import {
+  allVersions,
+  AUTHOR_OF_ROLE,
+  applyDocumentPatch,
+  buildNewDocument,
+  buildNextVersion,
+  documentWriteRefusal,
+  findLatest,
+  previousVersions,
+  versionLimitRefusal,
+  withAddedDocument,
+  withNewVersion,
+  withPatchedDocument,
+  type DocumentSet,
+} from '../domain/documents.js';
+import type { Role, Status } from '../domain/workflow.js';
+import { checkDocument, checkDocumentInput } from '../domain/validation.js';
+import type { ErrorEntry } from '../domain/errors.js';
+import type { AssetRecord, AssetStore } from '../store/types.js';
+import { roleFor, type Caller } from './assets.js';
+import type { FileService } from './files.js';
+import { recordDraft } from './records.js';
+
+type Document = components['schemas']['Document'];
+type DocumentWithVersions = components['schemas']['DocumentWithVersions'];
+
+/** How often a write that lost a race is re-applied to the newer version before answering 409. */
+const UPDATE_ATTEMPTS = 5;
+
+export interface DocumentSettings {
+  timeZone: string;
+}
+
+/**
+ * A stored version as the contract types it. Every stored version passed `checkDocument`, compiled from the
+ * contract's own `Document` schema.
+ */
+function served(document: JsonObject): Document {
+  return document as unknown as Document;
+}
+
+function documentsOf(record: AssetRecord): DocumentSet {
+  const latest = record.asset.documents;
+  return {
+    latest: Array.isArray(latest) ? latest.filter(isJsonObject) : [],
+    history: record.documentHistory,
+  };
+}
+
+/** `{ data: {...} }` with an object `data`, as every write must send. */
+function requestData(body: unknown): JsonObject {
+  if (!isJsonObject(body) || !isJsonObject(body.data)) throw refusals.notDecodable();
+  return body.data;
+}
+
+function rejectInvalid(errors: ErrorEntry[]): void {
+  if (errors.length > 0) throw refusals.invalid(errors);
+}
+
+function refuse(refusal: ApiError | undefined): void {
+  if (refusal !== undefined) throw refusal;
+}
+
+const conflict = (): ApiError =>
+  ApiError.one(409, 'body', 'data', 'The asset was changed by concurrent requests; repeat the request');
+
+/** What one attempt at a write decided: the version it answers with (`build` gets the write's moment). */
+interface Change {
+  build(now: string): { documents: DocumentSet; answer: JsonObject };
+}
+
+export class DocumentService {
+  constructor(
+    private readonly store: AssetStore,
+    private readonly settings: DocumentSettings,
+    private readonly urls: Pick<FileService, 'checkDocumentUrl'>,
+  ) {}
+
+  private async record(assetId: string): Promise<AssetRecord> {
+    const record = await this.store.get(assetId);
+    if (record === undefined) throw refusals.notFound('asset_id');
+    return record;
+  }
+
+  private micros = (date: string): number => parseDateToMicros(date, this.settings.timeZone) ?? 0;
+
+  private now(): string {
+    return formatDate(nowMicros(), this.settings.timeZone);
+  }
+
+  /** The latest version of each document, or with `all` every version in the order written. */
+  async list(assetId: string, all: boolean): Promise<Document[]> {
+    const documents = documentsOf(await this.record(assetId));
+    return (all ? allVersions(documents, this.micros) : documents.latest).map(served);
+  }
+
+  /** The latest version, with `previousVersions` (oldest first) once there are any. */
+  async read(assetId: string, documentId: string): Promise<DocumentWithVersions> {
+    const documents = documentsOf(await this.record(assetId));
+    const latest = findLatest(documents, documentId);
+    if (latest === undefined) throw refusals.notFound('document_id');
+    const previous = previousVersions(documents, documentId);
+    return (previous.length === 0 ? latest : { ...latest, previousVersions: previous }) as unknown as DocumentWithVersions;
+  }
+
+  /** Attaches a new document; `origin` is where the request came in (the document service's own URLs are there). */
+  async create(assetId: string, caller: Caller, body: unknown, origin: string): Promise<Document> {
+    const data = requestData(body);
+    const inputErrors = checkDocumentInput(data);
+    const id = newId();
+    return this.write(assetId, caller, undefined, (record, role) => {
+      const documents = documentsOf(record);
+      refuse(versionLimitRefusal(documents));
+      rejectInvalid(inputErrors);
+      const author = AUTHOR_OF_ROLE[role] as string;
+      const candidate = buildNewDocument(data, { id, author, now: this.now() });
+      rejectInvalid(checkDocument(candidate));
+      this.urls.checkDocumentUrl(String(candidate.url), String(candidate.hash), origin);
+      return {
+        build: (now) => {
+          const added = buildNewDocument(data, { id, author, now });
+          return { documents: withAddedDocument(documents, added), answer: added };
+        },
+      };
+    });
+  }
+
+  /** A new version of a document: resends title, format, url and hash; keeps the rest unless sent. */
+  async replace(assetId: string, documentId: string, caller: Caller, body: unknown, origin: string): Promise<Document> {
+    const data = requestData(body);
+    const inputErrors = checkDocumentInput(data);
+    return this.write(assetId, caller, documentId, (record, _role, current) => {
+      const documents = documentsOf(record);
+      refuse(versionLimitRefusal(documents));
+      rejectInvalid(inputErrors);
+      const candidate = buildNextVersion(current as JsonObject, data, this.now());
+      rejectInvalid(checkDocument(candidate));
+      this.urls.checkDocumentUrl(String(candidate.url), String(candidate.hash), origin);
+      return {
+        build: (now) => {
+          const version = buildNextVersion(current as JsonObject, data, now);
+          return { documents: withNewVersion(documents, version), answer: version };
+        },
+      };
+    });
+  }
+
+  /** Edits the latest version's description in place; no write when nothing changes. */
+  async patch(assetId: string, documentId: string, caller: Caller, body: unknown): Promise<Document> {
+    const data = requestData(body);
+    const inputErrors = checkDocumentInput(data);
+    return this.write(assetId, caller, documentId, (record, _role, current) => {
+      rejectInvalid(inputErrors);
+      const patched = applyDocumentPatch(current as JsonObject, data);
+      rejectInvalid(checkDocument(patched));
+      if (sameContent(patched, current as JsonObject)) return served(current as JsonObject);
+      const documents = withPatchedDocument(documentsOf(record), patched);
+      return { build: () => ({ documents, answer: patched }) };
+    });
+  }
+
+  /**
+   * One document write, retried on a lost compare-and-set: reads the asset (404) and, for an existing document,
+   * the document (404); checks the caller (403); then `decide` judges the request on this version of the record
+   * and either answers without writing (a version) or says how to build the write.
+   */
+  private async write(
+    assetId: string,
+    caller: Caller,
+    documentId: string | undefined,
+    decide: (record: AssetRecord, role: Role, current: JsonObject | undefined) => Change | Document,
+  ): Promise<Document> {
+    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+      const record = await this.record(assetId);
+      const current = documentId === undefined ? undefined : findLatest(documentsOf(record), documentId);
+      if (documentId !== undefined && current === undefined) throw refusals.notFound('document_id');
+      const role = roleFor(caller, record);
+      refuse(documentWriteRefusal(role, record.asset.status as Status, current));
+      const decision = decide(record, role, current);
+      if (!('build' in decision)) return decision;
+
+      let answer: JsonObject | undefined;
+      const saved = await this.store.update(record.id, record.rev, (stamp) => {
+        const now = formatDate(stamp.now, this.settings.timeZone);
+        const change = decision.build(now);
+        answer = change.answer;
+        const asset = stampWrite({ ...record.asset, documents: change.documents.latest }, now, false);
+        return recordDraft({ ...record, documentHistory: change.documents.history }, asset, stamp.now);
+      });
+      if (saved !== 'conflict' && answer !== undefined) return served(answer);
+    }
+    throw conflict();
+  }
+}

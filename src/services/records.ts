@@ -1,0 +1,27 @@
+/** How the services turn an asset into the record a store writes. */
+import type { JsonObject } from '../domain/json.js';
+import type { AssetRecord, RecordDraft } from '../store/types.js';
+
+/**
+ * What a write keeps of the stored record unless it changes it itself: the credentials (owner token hash,
+ * transfer state) and the superseded document versions. Never served, never sent by a client.
+ */
+export type KeptParts = Pick<AssetRecord, 'id' | 'ownerTokenHash' | 'transferTokenHash' | 'appliedTransfers' | 'documentHistory'>;
+
+/**
+ * The record a store writes for `asset` at the stamp `modified`: the listing flags follow the asset, and the
+ * hidden parts of `kept` are carried over, so that no kind of write drops what another keeps there.
+ */
+export function recordDraft(kept: KeptParts, asset: JsonObject, modified: number): RecordDraft {
+  return {
+    id: kept.id,
+    ownerTokenHash: kept.ownerTokenHash,
+    transferTokenHash: kept.transferTokenHash,
+    appliedTransfers: kept.appliedTransfers,
+    documentHistory: kept.documentHistory,
+    modified,
+    listed: asset.status !== 'draft',
+    test: asset.mode === 'test',
+    asset,
+  };
+}

@@ -15,13 +15,16 @@ import { databaseName } from '../../src/store/mongo.js';
 import type { AssetStore } from '../../src/store/types.js';
 import { Client } from '../helpers/client.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
+import { KEYS, serverForThisTest, useScratch } from '../helpers/server.js';
 import { generatedFile, md5, multipart, uploadFile } from '../helpers/uploads.js';
 import { reportFigures, sleep, toMicros } from './fixtures/common.js';
 import { killAllChildren, prepareStore, startChild, type ChildServer, type SharedStore } from './fixtures/child-server.js';
 
 const UPLOAD = '/api/0.1/ds/upload';
 const MiB = 1024 * 1024;
+
+// The processes' stores; removed after they are gone (hooks after run in reverse order).
+const scratch = useScratch();
 
 afterAll(async () => {
   await killAllChildren();
@@ -55,7 +58,7 @@ describe('a 20 MiB upload', () => {
   });
 
   it("streams to the store: the server's memory grows by far less than the file", async () => {
-    const store = await prepareStore();
+    const store = await prepareStore(scratch);
     const server = await startChild(store, { env: { DS_MAX_BYTES: String(64 * MiB) } });
     children.push(server);
     const client = new Client(server.url, { key: KEYS.broker });
@@ -125,7 +128,7 @@ async function filesInStore(store: SharedStore): Promise<{ complete: string[]; u
 
 describe('a server killed during an upload', () => {
   it('leaves no readable half file, and keeps what it acknowledged', async () => {
-    const store = await prepareStore();
+    const store = await prepareStore(scratch);
     let server = await startChild(store, { env: { DS_MAX_BYTES: String(64 * MiB) } });
     const client = new Client(server.url, { key: KEYS.broker });
     const kept = Buffer.from('acknowledged before the crash');
@@ -186,30 +189,24 @@ function slowReads(store: AssetStore): void {
 }
 
 describe('document POSTs racing asset PATCHes on one asset', () => {
-  const servers: TestServer[] = [];
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.close()));
-  });
-
   it.each([
     ['as they come', false],
     ['with every store read slow, so that they really race', true],
   ])('lose nothing (%s)', async (_case, slow) => {
-    const server = await startServer();
-    servers.push(server);
+    const server = await serverForThisTest({}, { via: 'http' });
     const tally = { rounds: 0, documentsAdded: 0, patchesApplied: 0, conflicts: 0, lost: 0, leftBehindBy409: 0, racesLost: 0 };
     countConflicts(server.store, tally);
     if (slow) slowReads(server.store);
-    const owner = new Client(server.url, { key: KEYS.broker });
+    const owner = server.broker;
     const { id, token } = await createAsset(owner, validAsset());
     for (let round = 1; round <= 3; round++) {
       const uploads = await Promise.all(FIELDS.map(() => uploadFile(owner)));
       // One client per request: separate connections, so the requests are in flight together.
       const posts = uploads.map((upload, i) =>
-        new Client(server.url, { key: KEYS.broker }).post(`/api/0.1/assets/${id}/documents`, { data: { ...upload, title: `round ${round} doc ${i}` } }, { token }),
+        server.client({ key: KEYS.broker }).post(`/api/0.1/assets/${id}/documents`, { data: { ...upload, title: `round ${round} doc ${i}` } }, { token }),
       );
       const patches = FIELDS.map((field) =>
-        new Client(server.url, { key: KEYS.broker }).patch(`/api/0.1/assets/${id}`, { data: { [field]: `${field} round ${round}` } }, { token }),
+        server.client({ key: KEYS.broker }).patch(`/api/0.1/assets/${id}`, { data: { [field]: `${field} round ${round}` } }, { token }),
       );
       const [postAnswers, patchAnswers] = await Promise.all([Promise.all(posts), Promise.all(patches)]);
       const asset = (await owner.get(`/api/0.1/assets/${id}`)).json.data;

@@ -1,12 +1,12 @@
 /**
- * Documents of an asset (decisions.md §9) over real HTTP on a real store: the five operations, versions, who may
+ * Documents of an asset (decisions.md §9) on a real store: the five operations, versions, who may
  * write in which status, the author rule, field errors, the document service's URL checks and the order of checks,
  * and what the asset itself shows. Files come from the registry's own document service (`POST /ds/upload`).
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
-import { Client, type Response } from '../helpers/client.js';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../helpers/server.js';
+import type { Client, Response } from '../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
 import { expectErrors, expectOneError } from '../helpers/expect.js';
 import { micros } from '../helpers/dates.js';
@@ -19,25 +19,8 @@ const docPath = (id: string, documentId: string) => `${ASSETS}/${id}/documents/$
 const LOT = 'b5ca6aa850694154b6a5f6db4e65f5da';
 const UNKNOWN = '0123456789abcdef0123456789abcdef';
 
-let server: TestServer;
-let owner: Client;
-let broker2: Client;
-let concierge: Client;
-let admin: Client;
-let reader: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  owner = new Client(server.url, { key: KEYS.broker });
-  broker2 = new Client(server.url, { key: KEYS.broker2 });
-  concierge = new Client(server.url, { key: KEYS.concierge });
-  admin = new Client(server.url, { key: KEYS.admin });
-  reader = new Client(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
+const { broker: owner, broker2, concierge, admin, anonymous: reader } = server;
 
 async function read(path: string): Promise<any> {
   const res = await reader.get(path);
@@ -204,7 +187,7 @@ describe('listing and reading documents', () => {
   it('needs no key, ignores an unknown one, and takes the output options', async () => {
     const { id, token } = await createAsset(owner);
     const document = await attach(id, token);
-    const stranger = new Client(server.url, { key: 'not-a-key' });
+    const stranger = server.client({ key: 'not-a-key' });
     expect(ok(await stranger.get(docPath(id, document.id)))).toEqual(document);
     const pretty = await reader.get(`${docsPath(id)}?opt_pretty=1`);
     expect(pretty.text).toContain('\n    "data": [');
@@ -552,19 +535,11 @@ describe("the asset's own POST and PATCH ignore documents, whatever they hold", 
 });
 
 describe('another document service and another public address', () => {
-  let external: TestServer;
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const publicHex = Buffer.from(String(publicKey.export({ format: 'jwk' }).x), 'base64url').toString('hex');
   const EXTERNAL = 'https://ds.example.org';
   const PUBLIC = 'https://registry.example.org';
-
-  beforeAll(async () => {
-    external = await startServer({ DS_DOWNLOAD_URL: EXTERNAL, DS_PUBLIC_KEYS: `${'ab'.repeat(32)},${publicHex}`, PUBLIC_URL: PUBLIC });
-  });
-
-  afterAll(async () => {
-    await external?.close();
-  });
+  const external = useServer({ DS_DOWNLOAD_URL: EXTERNAL, DS_PUBLIC_KEYS: `${'ab'.repeat(32)},${publicHex}`, PUBLIC_URL: PUBLIC });
 
   function externalUrl(key: string, md5hex: string, keyId = publicHex.slice(0, 8)): string {
     const signature = sign(null, Buffer.from(`${key}\0${md5hex}`), privateKey).toString('base64');
@@ -572,7 +547,7 @@ describe('another document service and another public address', () => {
   }
 
   it('accepts a URL signed by the external service, refuses its keys on its URLs when they do not verify', async () => {
-    const client = new Client(external.url, { key: KEYS.broker });
+    const client = external.broker;
     const { id, token } = await createAsset(client);
     const md5hex = 'e4d909c290d0fb1ca068ffaddf22cbd0';
     const key = '6f7e8d9c0b1a29384756a5b4c3d2e1f0';
@@ -585,7 +560,7 @@ describe('another document service and another public address', () => {
   });
 
   it("puts the built-in service's URLs on PUBLIC_URL and accepts them there only", async () => {
-    const client = new Client(external.url, { key: KEYS.broker });
+    const client = external.broker;
     const { id, token } = await createAsset(client);
     const uploaded = await uploadFile(client);
     expect(uploaded.url.startsWith(`${PUBLIC}/api/0.1/ds/get/`)).toBe(true);
@@ -598,7 +573,7 @@ describe('another document service and another public address', () => {
   });
 
   it("refuses an external service's key on the registry's own URLs", async () => {
-    const client = new Client(external.url, { key: KEYS.broker });
+    const client = external.broker;
     const { id, token } = await createAsset(client);
     const uploaded = await uploadFile(client);
     const key = new URL(uploaded.url).pathname.split('/').at(-1)!;

@@ -1,37 +1,21 @@
 /**
- * The built-in document service (decisions.md §9) over real HTTP on a real store: multipart uploads (who, what is
+ * The built-in document service (decisions.md §9) on a real store: multipart uploads (who, what is
  * stored, the size limit, malformed forms) and signed downloads (404 for an unknown key, 403 for every part of a
  * signature that does not hold).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseName } from '../../src/store/mongo.js';
-import { KEYS, startServer, type TestServer } from '../helpers/server.js';
-import { Client } from '../helpers/client.js';
+import { KEYS, useServer, type TestServer } from '../helpers/server.js';
 import { expectOneError } from '../helpers/expect.js';
 import { md5, multipart, sendForm, UPLOAD, uploadFile } from '../helpers/uploads.js';
 
 const MAX_BYTES = 100_000;
 
-let server: TestServer;
-let broker: Client;
-let admin: Client;
-let concierge: Client;
-let reader: Client;
-
-beforeAll(async () => {
-  server = await startServer({ DS_MAX_BYTES: String(MAX_BYTES) });
-  broker = new Client(server.url, { key: KEYS.broker });
-  admin = new Client(server.url, { key: KEYS.admin });
-  concierge = new Client(server.url, { key: KEYS.concierge });
-  reader = new Client(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer({ DS_MAX_BYTES: String(MAX_BYTES) });
+const { broker, admin, concierge, anonymous: reader } = server;
 
 /** The path and query of a download URL (the tests talk to the server's own address). */
 const local = (url: string): string => {
@@ -146,7 +130,8 @@ describe('the size limit (DS_MAX_BYTES)', () => {
     ['chunked, far over', 30 * MAX_BYTES, true],
   ])('refuses a file %s with 413 and keeps nothing; the connection serves on', async (_case, size, chunked) => {
     const before = await storedFiles(server);
-    const client = new Client(server.url, { key: KEYS.broker });
+    // Real HTTP: the same connection must serve on after a refused upload.
+    const client = server.client({ key: KEYS.broker, via: 'http' });
     const res = await sendForm(client, [{ name: 'file', filename: 'big.bin', content: Buffer.alloc(size, 1) }], { chunked });
     expectOneError(res, 413, 'body', 'file', `The file is larger than the document service accepts (${MAX_BYTES} bytes)`);
     expect(await storedFiles(server)).toBe(before);

@@ -7,20 +7,18 @@ import type { components } from '../generated/openapi.js';
 import type { AssetRecord, AssetStore } from '../store/types.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
-import { isJsonObject, type JsonObject } from '../domain/json.js';
+import type { JsonObject } from '../domain/json.js';
 import { formatDate, nowMicros } from '../domain/dates.js';
 import { formatAssetId, hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
 import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
 import { buildListingPage, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
-import { recordDraft, type KeptParts } from './records.js';
+import { recordDraft, requestData, UPDATE_ATTEMPTS, type KeptParts } from './records.js';
 
 type Asset = components['schemas']['Asset'];
 type ListingPage = components['schemas']['ListingPage'];
 
-/** How often a write that lost a race is re-applied to the newer version before answering 409. */
-const UPDATE_ATTEMPTS = 5;
 
 export interface AssetSettings {
   timeZone: string;
@@ -47,11 +45,6 @@ function servedAsset(record: AssetRecord): Asset {
   return record.asset as unknown as Asset;
 }
 
-/** `{ data: {...} }` with an object `data`, as every write must send. */
-function requestData(body: unknown): JsonObject {
-  if (!isJsonObject(body) || !isJsonObject(body.data)) throw refusals.notDecodable();
-  return body.data;
-}
 
 /** The role the caller plays for this asset: a broker is its owner only with the asset's owner token. */
 export function roleFor(caller: Caller, record: AssetRecord): Role {

@@ -35,13 +35,11 @@ import type { ErrorEntry } from '../domain/errors.js';
 import type { AssetRecord, AssetStore } from '../store/types.js';
 import { roleFor, type Caller } from './assets.js';
 import type { FileService } from './files.js';
-import { recordDraft } from './records.js';
+import { recordDraft, requestData, UPDATE_ATTEMPTS } from './records.js';
 
 type Document = components['schemas']['Document'];
 type DocumentWithVersions = components['schemas']['DocumentWithVersions'];
 
-/** How often a write that lost a race is re-applied to the newer version before answering 409. */
-const UPDATE_ATTEMPTS = 5;
 
 export interface DocumentSettings {
   timeZone: string;
@@ -63,11 +61,6 @@ function documentsOf(record: AssetRecord): DocumentSet {
   };
 }
 
-/** `{ data: {...} }` with an object `data`, as every write must send. */
-function requestData(body: unknown): JsonObject {
-  if (!isJsonObject(body) || !isJsonObject(body.data)) throw refusals.notDecodable();
-  return body.data;
-}
 
 function rejectInvalid(errors: ErrorEntry[]): void {
   if (errors.length > 0) throw refusals.invalid(errors);

@@ -1,6 +1,16 @@
-/** How the services turn an asset into the record a store writes. */
-import type { JsonObject } from '../domain/json.js';
+/** What every writing service shares: the request's `data`, the retry budget, the record a store writes. */
+import { refusals } from '../domain/errors.js';
+import { isJsonObject, type JsonObject } from '../domain/json.js';
 import type { AssetRecord, RecordDraft } from '../store/types.js';
+
+/** How often a write that lost a compare-and-set race is re-applied to the newer version before answering 409. */
+export const UPDATE_ATTEMPTS = 5;
+
+/** `{ data: {...} }` with an object `data`, as every write must send (spec: one top-level object named data). */
+export function requestData(body: unknown): JsonObject {
+  if (!isJsonObject(body) || !isJsonObject(body.data)) throw refusals.notDecodable();
+  return body.data;
+}
 
 /**
  * What a write keeps of the stored record unless it changes it itself: the credentials (owner token hash,

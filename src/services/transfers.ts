@@ -8,29 +8,22 @@ import type { components } from '../generated/openapi.js';
 import type { Principal } from '../domain/callers.js';
 import type { AssetRecord, AssetStore, RecordDraft, TransferRecord } from '../store/types.js';
 import { ApiError, refusals } from '../domain/errors.js';
-import { isJsonObject, type JsonObject } from '../domain/json.js';
 import { formatDate, nowMicros } from '../domain/dates.js';
 import { hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
 import { stampWrite } from '../domain/asset.js';
 import { decideOwnership, TRANSFER_ROLES, transferView, type AssetCredentials } from '../domain/transfers.js';
 import { checkOwnershipChange } from '../domain/validation.js';
+import { requestData, UPDATE_ATTEMPTS } from './records.js';
 
 type Asset = components['schemas']['Asset'];
 type Transfer = components['schemas']['Transfer'];
 type AccessGranted = components['schemas']['AccessGranted'];
 
-/** How often an ownership change that lost a race is decided again before answering 409. */
-const ATTEMPTS = 5;
 
 export interface TransferSettings {
   timeZone: string;
 }
 
-/** `{ data: {...} }` with an object `data`, as every write must send. */
-function requestData(body: unknown): JsonObject {
-  if (!isJsonObject(body) || !isJsonObject(body.data)) throw refusals.notDecodable();
-  return body.data;
-}
 
 /** The caller, when a key was sent; 401 without one (reading a transfer needs a key too). */
 function known(principal: Principal | undefined): Principal {
@@ -110,13 +103,13 @@ export class TransferService {
    * Applies the transfer named in the body to the asset: 404 for the asset, 403 for the concierge, 422 for the
    * fields, then the checks of domain/transfers.ts in their order. The transfer is marked for the asset (when it
    * is not already), then the asset changes hands; a compare-and-set lost on either is decided again from fresh
-   * reads, up to ATTEMPTS times, then 409.
+   * reads, up to UPDATE_ATTEMPTS times, then 409.
    */
   async changeOwnership(principal: Principal | undefined, assetId: string, body: unknown): Promise<Asset> {
     const data = requestData(body);
     // Checked once; refused only after 404 and 403 (order of checks).
     const fieldErrors = checkOwnershipChange(data);
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
       const record = await this.store.get(assetId);
       if (record === undefined) throw refusals.notFound('asset_id');
       requireTransferRole(known(principal));

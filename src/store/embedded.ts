@@ -38,7 +38,6 @@ import {
   type ListQuery,
   type RecordDraft,
   type TransferMark,
-  type TransferRecord,
   type TransferStore,
   type WriteStamp,
   type WriteWatch,

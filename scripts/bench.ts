@@ -32,7 +32,6 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem, release, platform } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -42,6 +41,7 @@ import { nowMicros } from '../src/domain/dates.js';
 import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } from './bench/data.js';
 import { writeReport, type BenchResults, type Measure, type ScalingPoint } from './bench/report.js';
 import { measureStreams } from './bench/stream.js';
+import { freePort } from './bench/ports.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API = '/api/0.1';
@@ -77,18 +77,6 @@ const SEED_BATCH = 10_000;
 const log = (text: string): void => void process.stderr.write(`${text}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function get(url: string, timeoutMs = 2000): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {

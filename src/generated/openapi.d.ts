@@ -445,7 +445,8 @@ export interface paths {
         };
         /**
          * Is the registry able to serve?
-         * @description Answers 200 when the store answers a ping, 503 when it does not.
+         * @description Answers 200 when the store answers a ping, 503 when it does not. Load balancers probe it every second, so
+         *     it is not counted against the rate limit.
          */
         get: operations["getHealth"];
         put?: never;

@@ -31,3 +31,15 @@ describe('service operations', () => {
     expect(response.json).toEqual({ status: 'ok' });
   });
 });
+
+describe('the health probe and the rate limit', () => {
+  const limited = useServer({ RATE_LIMIT_MAX: '2' });
+
+  it('is not counted (x-rate-limit: false in the document), while the other operations are', async () => {
+    for (let probe = 0; probe < 5; probe++) expect((await limited.anonymous.get('/api/0.1/health')).status).toBe(200);
+    const statuses = [];
+    for (let read = 0; read < 3; read++) statuses.push((await limited.anonymous.get('/api/0.1/assets')).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await limited.anonymous.get('/api/0.1/health')).status).toBe(200);
+  });
+});

@@ -41,7 +41,7 @@ import { nowMicros } from '../src/domain/dates.js';
 import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } from './bench/data.js';
 import { writeReport, type BenchResults, type Measure, type ScalingPoint } from './bench/report.js';
 import { measureStreams } from './bench/stream.js';
-import { freePort } from './bench/ports.js';
+import { freePort, hasTaskset } from './bench/ports.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API = '/api/0.1';
@@ -105,14 +105,6 @@ function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined
 // ---------------------------------------------------------------- pinning and child processes
 
 const canPin = !flag('no-pin') && cpus().length >= 2 && hasTaskset();
-function hasTaskset(): boolean {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const LOADER_CORE = '0';
 const SERVER_CORE = '1';
 

@@ -1,6 +1,8 @@
-/** A port free on loopback now, for a server the benchmark starts. */
+/** What the benchmarks ask of this machine before they start servers: a free port, whether cores can be pinned. */
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 
+/** A port free on loopback now, for a server the benchmark starts. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -11,4 +13,14 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Whether `taskset` is here to pin the server and the load generator to separate cores. */
+export function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -92,7 +92,8 @@ export function uniqueMongoUri(uri: string): string {
   return `${m[1]}/registry_test_${randomBytes(6).toString('hex')}${m[3] ?? ''}`;
 }
 
-async function dropDatabase(uri: string): Promise<void> {
+/** Drops the database a test MongoDB URI names (the fixture's clean-up, and that of tests opening stores themselves). */
+export async function dropMongoDatabase(uri: string): Promise<void> {
   const { MongoClient } = await import('mongodb');
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
   try {
@@ -133,7 +134,7 @@ export class Scratch {
   async cleanup(): Promise<void> {
     const databases = this.databases.splice(0);
     const dirs = this.dirs.splice(0);
-    await Promise.all([...databases.map(dropDatabase), ...dirs.map((dir) => rm(dir, { recursive: true, force: true }))]);
+    await Promise.all([...databases.map(dropMongoDatabase), ...dirs.map((dir) => rm(dir, { recursive: true, force: true }))]);
   }
 }
 

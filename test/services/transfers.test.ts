@@ -7,16 +7,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import { hashToken, newToken, tokenMatches } from '../../src/domain/ids.js';
 import type { Principal } from '../../src/domain/callers.js';
 import { TransferService } from '../../src/services/transfers.js';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
-import { databaseName, openMongoStore } from '../../src/store/mongo.js';
+import { openMongoStore } from '../../src/store/mongo.js';
 import type { AssetRecord, AssetStore } from '../../src/store/types.js';
-import { uniqueMongoUri } from '../helpers/server.js';
+import { dropMongoDatabase, uniqueMongoUri } from '../helpers/server.js';
 import { DRAFT_ZONE, draftAt } from '../store/fixtures/drafts.js';
 
 const OLD_OWNER: Principal = { name: 'broker', role: 'brokers' };
@@ -46,12 +45,7 @@ if (mongoUri) {
         store,
         async close() {
           await store.close();
-          const client = new MongoClient(uri);
-          try {
-            await client.db(databaseName(uri)).dropDatabase();
-          } finally {
-            await client.close();
-          }
+          await dropMongoDatabase(uri);
         },
       };
     },

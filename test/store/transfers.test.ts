@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
 import { databaseName, openMongoStore } from '../../src/store/mongo.js';
 import type { AssetStore, TransferMark, TransferRecord } from '../../src/store/types.js';
-import { uniqueMongoUri } from '../helpers/server.js';
+import { dropMongoDatabase, uniqueMongoUri } from '../helpers/server.js';
 import { DRAFT_ZONE, draftAt } from './fixtures/drafts.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'registry-transfers-'));
@@ -35,15 +35,6 @@ function transferRecord(overrides: Partial<TransferRecord> = {}): TransferRecord
 }
 
 const mark = (assetId: string, fromHash = 'c'.repeat(64), at = 1_764_000_000_123_456): TransferMark => ({ assetId, fromHash, at });
-
-async function dropMongoDatabase(uri: string): Promise<void> {
-  const client = new MongoClient(uri);
-  try {
-    await client.db(databaseName(uri)).dropDatabase();
-  } finally {
-    await client.close();
-  }
-}
 
 interface Opened {
   store: AssetStore;

@@ -12,6 +12,10 @@
  *   npm run bench -- --ds-upload  the document service instead: upload MB/s and the server's peak RSS for a
  *                                 100 MiB file (scripts/bench/ds-upload.ts; --size, --runs, --no-build)
  *
+ *   npm run bench -- --quick --profile
+ *                                 each scenario on a registry of its own under `node --cpu-prof`: where its time
+ *                                 goes (scripts/bench/profile.ts), profiles kept in bench/profiles/<scenario>/
+ *
  *   npm run bench -- --stream-only --sizes 1000 --stream-counts 1,10
  *                                 only the change stream's latency (a quick try; nothing is written)
  *
@@ -29,7 +33,7 @@
  * Seeding goes through the storage interface (`store.bulkInsert`), not HTTP.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem, release, platform } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
@@ -42,6 +46,7 @@ import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } fr
 import { writeReport, type BenchResults, type Measure, type ScalingPoint } from './bench/report.js';
 import { measureStreams } from './bench/stream.js';
 import { freePort, hasTaskset } from './bench/ports.js';
+import { formatSummary, summarise } from './bench/profile.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API = '/api/0.1';
@@ -62,14 +67,16 @@ const streamOnly = flag('stream-only');
 const streamCounts = (option('stream-counts') ?? '1,100,1000').split(',').map(Number);
 const streamEvents = Number(option('stream-events') ?? 50);
 const streamInterval = Number(option('stream-interval') ?? 100);
-/** Runs that write no result file: the quick ratios, the stream-only try. */
-const tryOnly = quick || streamOnly;
+/** Runs that write no result file: the quick ratios, the stream-only try, the profiles. */
+const tryOnly = quick || streamOnly || flag('profile');
 const connections = Number(option('connections') ?? 50);
 const duration = Number(option('duration') ?? (quick ? 3 : 10));
 const warmup = quick ? 1 : 2;
 const sizes = quick ? [10_000] : (option('sizes') ?? (streamOnly ? '10000' : '10000,100000,1000000')).split(',').map(Number);
 const logLevel = option('log-level') ?? 'warn';
 const mongoUri = process.env.MONGODB_URI || undefined;
+/** `--profile`: each scenario on a registry of its own under `node --cpu-prof`, profiles kept in bench/profiles/. */
+const profileDir = flag('profile') ? join(ROOT, 'bench/profiles') : undefined;
 const SEED_BATCH = 10_000;
 
 // ---------------------------------------------------------------- helpers
@@ -227,6 +234,27 @@ async function measure(name: string, spec: LoadSpec): Promise<Measure> {
   return m;
 }
 
+/**
+ * One scenario on a registry started for it under `--cpu-prof`: the profile is written when it stops, then
+ * summarised (scripts/bench/profile.ts). No bare-route pairing: the figures under a profiler are not comparable.
+ */
+async function profileScenario(
+  key: string,
+  label: string,
+  build: (base: string, cookie: string) => LoadSpec,
+  serverJs: string,
+  env: Record<string, string>,
+): Promise<void> {
+  const dir = join(profileDir!, key);
+  rmSync(dir, { recursive: true, force: true });
+  const registry = await startChild(['--cpu-prof', `--cpu-prof-dir=${dir}`, serverJs], env, `${API}/health`);
+  await measure(`${label} (profiled)`, build(registry.url, await serverCookie(registry.url)));
+  await stopChild(registry);
+  const [file] = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
+  if (file === undefined) throw new Error(`no profile written in ${dir}`);
+  log(formatSummary(summarise(join(dir, file))));
+}
+
 // ---------------------------------------------------------------- the run
 
 function machine(): BenchResults['machine'] {
@@ -344,6 +372,38 @@ async function main(): Promise<void> {
   };
 
   const randomOf = (list: string[]) => list[Math.floor(Math.random() * list.length)]!;
+  const authorization = `Basic ${Buffer.from(`${BROKER_KEY}:`).toString('base64')}`;
+  const createBody = JSON.stringify({ data: createPayload() });
+  let counter = 0;
+  /** The paired scenarios, each built for a registry's address and its cluster cookie. */
+  const SCENARIOS: [keyof BenchResults['scenarios'], string, (base: string, cookie: string) => LoadSpec][] = [
+    ['read', 'read one asset (random id)', (base, cookie) => ({
+      url: `${base}${API}/assets/${sampleIds[0]}`,
+      headers: { cookie },
+      setup: () => ({ path: `${API}/assets/${randomOf(sampleIds)}` }),
+    })],
+    ['listing', 'listing page of 100', (base, cookie) => ({ url: `${base}${API}/assets?limit=100`, headers: { cookie } })],
+    ['listingFields', 'listing, opt_fields', (base, cookie) => ({
+      url: `${base}${API}/assets?limit=100&opt_fields=status,assetID`,
+      headers: { cookie },
+    })],
+    ['create', 'create (POST)', (base, cookie) => ({
+      url: `${base}${API}/assets`,
+      method: 'POST',
+      headers: { authorization, cookie, 'content-type': 'application/json' },
+      body: createBody,
+      expect: 201,
+    })],
+    ['patch', 'PATCH (a title)', (base, cookie) => ({
+      url: `${base}${API}/assets/${patchIds[0]}?acc_token=${OWNER_TOKEN}`,
+      method: 'PATCH',
+      headers: { authorization, cookie, 'content-type': 'application/json' },
+      setup: () => ({
+        path: `${API}/assets/${randomOf(patchIds)}?acc_token=${OWNER_TOKEN}`,
+        body: JSON.stringify({ data: { title: `Права вимоги за кредитним договором № ${++counter}` } }),
+      }),
+    })],
+  ];
   let peakRssKb = 0;
 
   try {
@@ -356,42 +416,23 @@ async function main(): Promise<void> {
       results.startupMs.push({ assets: size, ms: registry.startupMs });
 
       const cookie = await serverCookie(registry.url);
-      const readHeaders = { cookie };
       const readSpec: LoadSpec = {
         url: `${registry.url}${API}/assets/${sampleIds[0]}`,
-        headers: readHeaders,
+        headers: { cookie },
         setup: () => ({ path: `${API}/assets/${randomOf(sampleIds)}` }),
       };
-      const listSpec: LoadSpec = { url: `${registry.url}${API}/assets`, headers: readHeaders };
+      const listSpec: LoadSpec = { url: `${registry.url}${API}/assets`, headers: { cookie } };
       const bareSpec: LoadSpec = { url: `${bare.url}/asset` };
 
-      const authorization = `Basic ${Buffer.from(`${BROKER_KEY}:`).toString('base64')}`;
       if (size === sizes[0] && !streamOnly) {
-        // The four scenarios, each right after the bare route, so both see the same machine (its other load drifts).
-        const writeHeaders = { authorization, cookie, 'content-type': 'application/json' };
-        const createBody = JSON.stringify({ data: createPayload() });
-        let counter = 0;
-        const scenarios: [keyof BenchResults['scenarios'], string, LoadSpec][] = [
-          ['read', 'read one asset (random id)', readSpec],
-          ['listing', 'listing page of 100', listSpec],
-          ['create', 'create (POST)', { url: `${registry.url}${API}/assets`, method: 'POST', headers: writeHeaders, body: createBody, expect: 201 }],
-          [
-            'patch',
-            'PATCH (a title)',
-            {
-              url: `${registry.url}${API}/assets/${patchIds[0]}?acc_token=${OWNER_TOKEN}`,
-              method: 'PATCH',
-              headers: writeHeaders,
-              setup: () => ({
-                path: `${API}/assets/${randomOf(patchIds)}?acc_token=${OWNER_TOKEN}`,
-                body: JSON.stringify({ data: { title: `Права вимоги за кредитним договором № ${++counter}` } }),
-              }),
-            },
-          ],
-        ];
-        for (const [key, label, spec] of scenarios) {
+        // Each scenario right after the bare route, so both see the same machine (its other load drifts).
+        for (const [key, label, build] of SCENARIOS) {
+          if (profileDir !== undefined) {
+            await profileScenario(key, label, build, serverJs, registryEnv);
+            continue;
+          }
           const bareMeasure = await measure('bare route', bareSpec);
-          const m = await measure(label, spec);
+          const m = await measure(label, build(registry.url, cookie));
           results.bare.push({ ...bareMeasure, pairedWith: key });
           results.scenarios[key] = m;
           results.ratios[key] = round(m.rps / bareMeasure.rps, 3);
@@ -417,7 +458,7 @@ async function main(): Promise<void> {
 
       let point: ScalingPoint | undefined;
       if (!tryOnly) {
-        const lastPage = await store.list({ descending: true, limit: 101, mode: 'real', withAssets: false });
+        const lastPage = await store.list({ descending: true, limit: 101, mode: 'real', fields: [] });
         const endOffset = encodeURIComponent(lastPage[lastPage.length - 1]!.dateModified);
         point = {
           assets: size,

@@ -42,7 +42,7 @@ export interface BenchResults {
   settings: { connections: number; durationSeconds: number; warmupSeconds: number; registryLogLevel: string };
   /** The bare route, measured right before each scenario (`pairedWith`); each ratio uses its own pair. */
   bare: (Measure & { pairedWith?: string })[];
-  scenarios: Partial<Record<'read' | 'listing' | 'create' | 'patch', Measure>>;
+  scenarios: Partial<Record<'read' | 'listing' | 'listingFields' | 'create' | 'patch', Measure>>;
   ratios: Record<string, number>;
   startupMs: { assets: number; ms: number }[];
   scaling: ScalingPoint[];

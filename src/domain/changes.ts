@@ -4,14 +4,13 @@
  * is the feed, pushed.
  */
 import type { ListedRow, ListMode } from './listing.js';
-import { lastValue, listedItem, readFields, readMode, readPosition } from './listing.js';
-import { toJson } from './serialize.js';
+import { fieldsToRead, lastValue, listedItemText, readFields, readMode, readPosition } from './listing.js';
 
 export interface ChangeStreamParams {
   /** Events start strictly after this `modified` (µs); absent: from the start of the feed. */
   after?: number;
   mode: ListMode;
-  /** `opt_fields`, as the listing reads them. */
+  /** The fields of `opt_fields` each event carries, as the listing reads them (`fieldsToRead`). */
   fields: string[];
 }
 
@@ -24,7 +23,7 @@ export function parseChangeStreamRequest(
   lastEventId: string | undefined,
   timeZone: string,
 ): ChangeStreamParams {
-  const params: ChangeStreamParams = { mode: readMode(query), fields: readFields(query) };
+  const params: ChangeStreamParams = { mode: readMode(query), fields: fieldsToRead(readFields(query)) };
   const offset = lastValue(query.offset);
   if (lastEventId !== undefined && lastEventId !== '') {
     params.after = readPosition(lastEventId, timeZone, 'header', 'Last-Event-ID');
@@ -43,5 +42,5 @@ export const KEEP_ALIVE = ': keep-alive\n\n';
 /** One event: its id is the entry's `dateModified`, its data the listing entry as one line of JSON. */
 export function eventText(row: ListedRow, fields: string[]): string {
   // JSON escapes every line break inside strings, so the data is one line.
-  return `id: ${row.dateModified}\ndata: ${toJson(listedItem(row, fields))}\n\n`;
+  return `id: ${row.dateModified}\ndata: ${listedItemText(row, fields)}\n\n`;
 }

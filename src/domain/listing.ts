@@ -5,7 +5,8 @@
 import { parseDateToMicros } from './dates.js';
 import { ApiError } from './errors.js';
 import type { components } from '../generated/openapi.js';
-import type { JsonObject } from './json.js';
+import type { JsonText } from './json.js';
+import { toJson } from './serialize.js';
 
 /** Which assets a feed lists: real ones (the default), test-mode ones, or both. */
 export type ListMode = 'real' | 'test' | 'all';
@@ -17,8 +18,11 @@ export interface ListedRow {
   modified: number;
   /** The `dateModified` string as served. */
   dateModified: string;
-  /** The whole document, when the listing asked for fields of it (`opt_fields`). */
-  asset?: JsonObject;
+  /**
+   * The JSON text of each field the listing asked for (`opt_fields`, in the order asked), undefined where the
+   * asset has no such field.
+   */
+  fields?: (string | undefined)[];
 }
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -41,7 +45,6 @@ export interface ListingParams {
 }
 
 type ListingPage = components['schemas']['ListingPage'];
-type ListingItem = components['schemas']['ListingItem'];
 type PageLink = components['schemas']['Page'];
 
 /** Query mode values and what they select; any other value selects the default (real assets), not echoed. */
@@ -126,39 +129,53 @@ export function readPosition(text: string, timeZone: string, location: 'querystr
 }
 
 /**
- * The response body of one listing page. Items have `id`, `dateModified` and the requested `opt_fields` the
- * asset has. `next_page` continues after the last row (or stays at the request's offset when the page is
- * empty, so the client polls there); `prev_page`, given only when the request was descending or had an
- * offset, walks back from the first row.
+ * The fields of `opt_fields` a listing reads from each asset: each once, not `id` or `dateModified` (every entry
+ * has them), and only names that can be an asset's field (identifiers): any other name is in no asset.
  */
-export function buildListingPage(
-  params: ListingParams,
-  rows: ListedRow[],
-  base: { path: string; origin: string },
-): ListingPage {
-  const data = rows.map((row) => listedItem(row, params.fields));
-  const first = rows[0];
-  const last = rows[rows.length - 1];
-  const page: ListingPage = {
-    data,
-    next_page: pageLink(params, base, last?.dateModified ?? params.offset, params.descending),
-  };
-  if (params.descending || params.offset !== '') {
-    page.prev_page = pageLink(params, base, first?.dateModified ?? params.offset, !params.descending);
-  }
-  return page;
+export function fieldsToRead(fields: readonly string[]): string[] {
+  const read = new Set<string>();
+  for (const field of fields) if (FIELD_NAME.test(field) && !ENTRY_KEYS.has(field)) read.add(field);
+  return [...read];
 }
 
-/** One feed entry: `id`, `dateModified` and the asked-for fields the asset has (listing pages and change events). */
-export function listedItem(row: ListedRow, fields: string[]): ListingItem {
-  const item: ListingItem = { id: row.id, dateModified: row.dateModified };
-  const asset = row.asset;
-  if (asset === undefined) return item;
-  for (const field of fields) {
-    if (Object.hasOwn(item, field) || !Object.hasOwn(asset, field)) continue;
-    Object.defineProperty(item, field, { value: asset[field], enumerable: true, writable: true, configurable: true });
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENTRY_KEYS = new Set(['id', 'dateModified']);
+
+/**
+ * The response body of one listing page, as JSON text: the entries are written from the rows' own texts,
+ * nothing is parsed. Items have `id`, `dateModified` and the requested `opt_fields` the asset has (`fields`:
+ * the list the rows were read with, `fieldsToRead`). `next_page` continues after the last row (or stays at the
+ * request's offset when the page is empty, so the client polls there); `prev_page`, given only when the request
+ * was descending or had an offset, walks back from the first row.
+ */
+export function listingPageText(
+  params: ListingParams,
+  fields: readonly string[],
+  rows: ListedRow[],
+  base: { path: string; origin: string },
+): JsonText<ListingPage> {
+  let text = '{"data":[';
+  for (let i = 0; i < rows.length; i++) text += (i === 0 ? '' : ',') + listedItemText(rows[i]!, fields);
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  text += '],"next_page":' + toJson(pageLink(params, base, last?.dateModified ?? params.offset, params.descending));
+  if (params.descending || params.offset !== '') {
+    text += ',"prev_page":' + toJson(pageLink(params, base, first?.dateModified ?? params.offset, !params.descending));
   }
-  return item;
+  return text + '}';
+}
+
+/** One feed entry as JSON text: `id`, `dateModified` and the fields read (listing pages and change events). */
+export function listedItemText(row: ListedRow, fields: readonly string[]): string {
+  let text = '{"id":' + toJson(row.id) + ',"dateModified":' + toJson(row.dateModified);
+  const values = row.fields;
+  if (values !== undefined) {
+    for (let i = 0; i < fields.length; i++) {
+      const value = values[i];
+      if (value !== undefined) text += ',"' + fields[i] + '":' + value;
+    }
+  }
+  return text + '}';
 }
 
 function pageLink(

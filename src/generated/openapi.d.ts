@@ -99,6 +99,9 @@ export interface paths {
          * Read one asset
          * @description The whole asset as it stands now. No key is needed and drafts are readable by id. `opt_fields` is
          *     ignored here.
+         *
+         *     The answer carries the asset's version as a weak `ETag`. A reader that keeps assets (a mirror) sends the
+         *     tag back in `If-None-Match` and, while the asset is unchanged, gets `304 Not Modified` without a body.
          */
         get: operations["getAsset"];
         put?: never;
@@ -2833,6 +2836,12 @@ export interface components {
     };
     parameters: {
         /**
+         * @description Entity tags (`ETag`) of versions of the asset the client holds, comma-separated, or `*`. When the asset is
+         *     still one of them the answer is 304 without a body. Weak comparison: `W/"1"` and `"1"` match.
+         * @example W/"1515515463842028"
+         */
+        IfNoneMatch: string;
+        /**
          * @description The asset's `id`, 32 lowercase hexadecimal characters.
          * @example 6aa3093c0b00447abefcacf9a11da277
          */
@@ -2947,6 +2956,12 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The version of the asset served, as a weak entity tag (`W/"<microseconds of its dateModified>"`): it changes
+         *     with every change of the asset. Send it back in `If-None-Match` to be answered 304 while it holds.
+         * @example W/"1515515463842028"
+         */
+        ETag: string;
         /**
          * @description The request's identifier, echoed from the request or generated (`req-<uuid>`), also in the logs.
          * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
@@ -3207,6 +3222,12 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description Entity tags (`ETag`) of versions of the asset the client holds, comma-separated, or `*`. When the asset is
+                 *     still one of them the answer is 304 without a body. Weak comparison: `W/"1"` and `"1"` match.
+                 * @example W/"1515515463842028"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
                  * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
@@ -3235,6 +3256,7 @@ export interface operations {
             /** @description The asset. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
@@ -3243,6 +3265,15 @@ export interface operations {
                     "application/json": components["schemas"]["AssetResponse"];
                     "application/javascript": components["schemas"]["AssetResponse"];
                 };
+            };
+            /** @description The asset is still the version named in `If-None-Match`: no body. The `ETag` repeats that version. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];

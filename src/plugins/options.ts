@@ -29,7 +29,6 @@ const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 const CALLBACK_MAX = 200;
 
 const compact = (payload: unknown): string => toJson(payload);
-const pretty = (payload: unknown): string => toJson(payload, { pretty: true });
 
 function queryValue(query: unknown, name: string): string | undefined {
   if (!isJsonObject(query)) return undefined;
@@ -54,6 +53,10 @@ export function readOptions(query: unknown, body: unknown): ResponseOptions {
   };
 }
 
+function isJson(reply: FastifyReply): boolean {
+  return String(reply.getHeader('content-type') ?? '').startsWith('application/json');
+}
+
 function succeeded(reply: FastifyReply): boolean {
   return reply.statusCode < 400;
 }
@@ -66,19 +69,19 @@ async function options(app: FastifyInstance): Promise<void> {
     request.responseOptions = readOptions(request.query, request.body);
   });
 
-  app.addHook('preSerialization', async (request, reply, payload) => {
-    if (request.responseOptions?.pretty && succeeded(reply)) reply.serializer(pretty);
-    return payload;
-  });
-
+  // One hook for both options, on the text as it leaves: bodies served as stored text never meet a serialiser.
   app.addHook('onSend', async (request, reply, payload) => {
+    if (request.responseOptions?.pretty && succeeded(reply) && typeof payload === 'string' && isJson(reply)) {
+      payload = toJson(JSON.parse(payload), { pretty: true });
+    }
     const callback = request.responseOptions?.jsonp;
     if (callback !== undefined && succeeded(reply) && typeof payload === 'string') {
       reply.header('content-type', 'application/javascript; charset=utf-8');
       // The comment prefix defeats content sniffing attacks on JSONP endpoints; U+2028/9 are not valid in older JS.
       return `/**/${callback}(${payload.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`;
     }
-    if (!reply.hasHeader('content-type')) reply.header('content-type', JSON_TYPE);
+    // A 304 has no body, so no type.
+    if (!reply.hasHeader('content-type') && reply.statusCode !== 304) reply.header('content-type', JSON_TYPE);
     return payload;
   });
 }

@@ -1,7 +1,7 @@
 /** The asset operations: HTTP in, a service call, HTTP out. */
 import type { FastifyRequest } from 'fastify';
 import type { AssetService } from '../services/assets.js';
-import { callerOf, origin } from './http.js';
+import { callerOf, notModified, origin, sendJsonText } from './http.js';
 import type { OperationHandlers, Reply } from './types.js';
 
 /** The path of the collection, as this request reached it (the document's prefix included). */
@@ -11,8 +11,9 @@ function collectionPath(request: FastifyRequest): string {
 
 export function assetHandlers(assets: AssetService): Pick<OperationHandlers, 'listAssets' | 'createAsset' | 'getAsset' | 'patchAsset'> {
   return {
-    async listAssets(request) {
-      return assets.list(request.query, { path: collectionPath(request), origin: origin(request) }) satisfies Promise<Reply<'listAssets', 200>>;
+    async listAssets(request, reply) {
+      const page = await assets.list(request.query, { path: collectionPath(request), origin: origin(request) });
+      return sendJsonText<Reply<'listAssets', 200>>(reply, page);
     },
 
     async createAsset(request, reply) {
@@ -21,8 +22,10 @@ export function assetHandlers(assets: AssetService): Pick<OperationHandlers, 'li
       return reply.code(201).header('location', `${origin(request)}${collectionPath(request)}/${asset.id}`).send(body);
     },
 
-    async getAsset(request) {
-      return { data: await assets.read(request.params.asset_id) } satisfies Reply<'getAsset', 200>;
+    async getAsset(request, reply) {
+      const { text, modified } = await assets.read(request.params.asset_id);
+      if (notModified(request, reply, modified)) return reply;
+      return sendJsonText<Reply<'getAsset', 200>>(reply, `{"data":${text}}`);
     },
 
     async patchAsset(request) {

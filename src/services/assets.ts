@@ -4,15 +4,15 @@
  * mapping between a stored record and the asset it serves, and the retry of a write that lost a race.
  */
 import type { components } from '../generated/openapi.js';
-import type { AssetRecord, AssetStore } from '../store/types.js';
+import type { AssetRecord, AssetStore, AssetText } from '../store/types.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
-import type { JsonObject } from '../domain/json.js';
+import type { JsonObject, JsonText } from '../domain/json.js';
 import { formatDate, nowMicros } from '../domain/dates.js';
 import { formatAssetId, hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
 import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
-import { buildListingPage, parseListingQuery } from '../domain/listing.js';
+import { fieldsToRead, listingPageText, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
 import { recordDraft, requestData, UPDATE_ATTEMPTS, type KeptParts } from './records.js';
 
@@ -61,22 +61,24 @@ export class AssetService {
     private readonly settings: AssetSettings,
   ) {}
 
-  async list(query: Record<string, unknown>, links: LinkBase): Promise<ListingPage> {
+  async list(query: Record<string, unknown>, links: LinkBase): Promise<JsonText<ListingPage>> {
     const params = parseListingQuery(query, this.settings.timeZone);
+    const fields = fieldsToRead(params.fields);
     const rows = await this.store.list({
       after: params.after,
       descending: params.descending,
       limit: params.limit,
       mode: params.mode,
-      withAssets: params.fields.length > 0,
+      fields,
     });
-    return buildListingPage(params, rows, links);
+    return listingPageText(params, fields, rows, links);
   }
 
-  async read(id: string): Promise<Asset> {
-    const record = await this.store.get(id);
-    if (record === undefined) throw refusals.notFound('asset_id');
-    return servedAsset(record);
+  /** The asset's stored text, served as it is, and its version (the ETag). */
+  async read(id: string): Promise<AssetText & { text: JsonText<Asset> }> {
+    const asset = await this.store.getText(id);
+    if (asset === undefined) throw refusals.notFound('asset_id');
+    return asset;
   }
 
   /**

@@ -80,7 +80,8 @@ interface Stream {
 interface Group {
   key: string;
   mode: ListMode;
-  withAssets: boolean;
+  /** The fields its streams carry (`opt_fields`): one group per mode and list of fields. */
+  fields: readonly string[];
   /** Every row up to here has been read (and sent to the live streams). */
   head: number;
   /** The last rows read, ascending: all the rows in (recentFrom, head]. */
@@ -136,13 +137,12 @@ export class ChangeStreams {
         'Retry-After': String(RETRY_AFTER_S),
       });
     }
-    const withAssets = params.fields.length > 0;
     const stream: Stream = {
       body: new PassThrough({ highWaterMark: Math.min(16_384, Math.max(1, this.settings.maxUnread)) }),
       mode: params.mode,
       fields: params.fields,
       fieldsKey: params.fields.join(','),
-      groupKey: `${params.mode}:${withAssets ? 'documents' : 'entries'}`,
+      groupKey: `${params.mode}:${params.fields.join(',')}`,
       position: params.after ?? START,
       state: 'catching-up',
       lastWriteAt: performance.now(),
@@ -217,7 +217,7 @@ export class ChangeStreams {
           descending: false,
           limit: CATCH_UP_PAGE,
           mode: stream.mode,
-          withAssets: stream.fields.length > 0,
+          fields: stream.fields,
         });
         if (stream.state !== 'catching-up') return;
         this.send(stream, rows);
@@ -243,7 +243,7 @@ export class ChangeStreams {
     const group: Group = {
       key: stream.groupKey,
       mode: stream.mode,
-      withAssets: stream.fields.length > 0,
+      fields: stream.fields,
       head: stream.position,
       recent: [],
       recentFrom: stream.position,
@@ -296,7 +296,7 @@ export class ChangeStreams {
             descending: false,
             limit: GROUP_PAGE,
             mode: group.mode,
-            withAssets: group.withAssets,
+            fields: group.fields,
           });
           if (generation !== group.generation) {
             // Rewound meanwhile: read again from the new head.

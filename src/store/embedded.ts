@@ -27,11 +27,13 @@ import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { dayOf, nowMicros } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
+import { toJson } from '../domain/serialize.js';
 import { openFolderFileStore } from './files.js';
 import {
   servedDateModified,
   type AssetRecord,
   type AssetStore,
+  type AssetText,
   type CreateStamp,
   type ListedRow,
   type ListMode,
@@ -130,13 +132,6 @@ interface TransferRow {
   mark_at: number | null;
 }
 
-interface FeedRow {
-  id: string;
-  modified: number;
-  date_modified: string;
-  doc?: string;
-}
-
 /** The columns after `id`, in table order: the shared parameters of the insert and update statements. */
 type RowColumns = [
   rev: number,
@@ -158,6 +153,27 @@ function markColumns(mark: TransferMark | null): MarkColumns {
   return mark === null ? [null, null, null] : [mark.assetId, mark.fromHash, mark.at];
 }
 
+/** `PRAGMA user_version` of a database whose documents are kept in the wire format (`toJson`). */
+const WIRE_FORMAT_VERSION = 1;
+const REWRITE_BATCH = 1000;
+
+/**
+ * Rewrites the documents of a database made before they were kept in the wire format (JSON.stringify's text,
+ * `100` where the wire has `100.0`), once; inside the schema transaction.
+ */
+function keepDocumentsInWireFormat(db: Database.Database): void {
+  if ((db.pragma('user_version', { simple: true }) as number) >= WIRE_FORMAT_VERSION) return;
+  const page = db.prepare<[number, number], [number, string]>('SELECT rowid, doc FROM assets WHERE rowid > ? ORDER BY rowid LIMIT ?').raw(true);
+  const rewrite = db.prepare<[string, number]>('UPDATE assets SET doc = ? WHERE rowid = ?');
+  for (let after = 0; ; ) {
+    const rows = page.all(after, REWRITE_BATCH);
+    for (const [rowid, doc] of rows) rewrite.run(toJson(JSON.parse(doc)), rowid);
+    if (rows.length < REWRITE_BATCH) break;
+    after = rows[rows.length - 1]![0];
+  }
+  db.pragma(`user_version = ${WIRE_FORMAT_VERSION}`);
+}
+
 /** Adds the columns a database made by an earlier version lacks; inside the schema transaction. */
 function addLaterColumns(db: Database.Database): void {
   const present = new Set(db.prepare<[], string>("SELECT name FROM pragma_table_info('assets')").pluck().all());
@@ -176,6 +192,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   db.transaction(() => {
     db.exec(SCHEMA);
     addLaterColumns(db);
+    keepDocumentsInWireFormat(db);
   }).immediate();
   const writer = new Database(file, { timeout: 0 });
   // FULL syncs the WAL on every commit: an acknowledged write survives a power cut, not only a crash.
@@ -218,19 +235,27 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   // Reads a page of the file, so a vanished or unreadable database shows.
   const ping = db.prepare('SELECT count(*) FROM counters').pluck();
 
-  // Every feed query, prepared up front: mode × direction × with or without documents.
-  const feedStatements = new Map<string, Statement<[number, number], FeedRow>>();
-  for (const mode of Object.keys(MODE_FILTER) as ListMode[]) {
-    for (const descending of [false, true]) {
-      for (const withAssets of [false, true]) {
-        const sql =
-          `SELECT id, modified, date_modified${withAssets ? ', doc' : ''} FROM assets ` +
-          `WHERE ${MODE_FILTER[mode]} AND modified ${descending ? '<' : '>'} ? ` +
-          `ORDER BY modified ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
-        feedStatements.set(feedKey(mode, descending, withAssets), db.prepare<[number, number], FeedRow>(sql));
-      }
+  /**
+   * The feed's statements, one per shape: mode × direction × how many fields of the documents are read. Without
+   * fields a partial covering index answers alone; fields are read from the stored text by SQLite (`doc -> path`),
+   * which hands back each value's JSON text as stored, so nothing is parsed here. Rows come as arrays (`raw`).
+   */
+  const feedStatements = new Map<string, Statement<unknown[], unknown[]>>();
+  function feedStatement(mode: ListMode, descending: boolean, fieldCount: number): Statement<unknown[], unknown[]> {
+    const key = `${mode}:${descending ? 'desc' : 'asc'}:${fieldCount}`;
+    let statement = feedStatements.get(key);
+    if (statement === undefined) {
+      const fields = ', doc -> ?'.repeat(fieldCount);
+      const sql =
+        `SELECT id, modified, date_modified${fields} FROM assets ` +
+        `WHERE ${MODE_FILTER[mode]} AND modified ${descending ? '<' : '>'} ? ` +
+        `ORDER BY modified ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+      statement = db.prepare<unknown[], unknown[]>(sql).raw(true);
+      feedStatements.set(key, statement);
     }
+    return statement;
   }
+  const selectText = db.prepare<[string], { doc: string; modified: number }>('SELECT doc, modified FROM assets WHERE id = ?');
 
   /** Must run inside the write transaction: see the module comment. */
   function takeStamp(): number {
@@ -247,7 +272,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       draft.listed ? 1 : 0,
       draft.test ? 1 : 0,
       servedDateModified(draft),
-      JSON.stringify(draft.asset),
+      // The wire format (`amount` as `100.0`), so that reads serve the text as it is.
+      toJson(draft.asset),
       draft.transferTokenHash,
       JSON.stringify(draft.appliedTransfers),
       JSON.stringify(draft.documentHistory),
@@ -483,24 +509,24 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       return queueWrite(() => updateTransaction(id, expectedRev, build), id);
     },
 
+    async getText(id): Promise<AssetText | undefined> {
+      const row = selectText.get(id);
+      return row === undefined ? undefined : { text: row.doc, modified: row.modified };
+    },
+
     async list(query: ListQuery) {
-      const statement = feedStatements.get(feedKey(query.mode, query.descending, query.withAssets));
-      if (statement === undefined) throw new Error(`unknown listing mode ${String(query.mode)}`);
+      if (!Object.hasOwn(MODE_FILTER, query.mode)) throw new Error(`unknown listing mode ${String(query.mode)}`);
+      const { fields } = query;
+      const statement = feedStatement(query.mode, query.descending, fields.length);
       // Absent `after` means from the start (or the end): a bound beyond every stored value.
       const after = query.after ?? (query.descending ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER);
-      const rows = statement.all(after, query.limit);
+      const rows = statement.all(...fields.map(jsonPath), after, query.limit);
       const listed: ListedRow[] = new Array(rows.length);
       for (let i = 0; i < rows.length; i++) {
-        const row = rows[i] as FeedRow;
-        listed[i] =
-          row.doc === undefined
-            ? { id: row.id, modified: row.modified, dateModified: row.date_modified }
-            : {
-                id: row.id,
-                modified: row.modified,
-                dateModified: row.date_modified,
-                asset: JSON.parse(row.doc) as JsonObject,
-              };
+        const row = rows[i]!;
+        const entry: ListedRow = { id: row[0] as string, modified: row[1] as number, dateModified: row[2] as string };
+        if (fields.length > 0) entry.fields = row.slice(3).map((value) => (value === null ? undefined : (value as string)));
+        listed[i] = entry;
       }
       return listed;
     },
@@ -568,6 +594,10 @@ function isBusy(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY');
 }
 
-function feedKey(mode: ListMode, descending: boolean, withAssets: boolean): string {
-  return `${mode}:${descending ? 'desc' : 'asc'}:${withAssets ? 'docs' : 'ids'}`;
+/** The JSON path of a top-level field; `ListQuery.fields` holds identifiers only. */
+function jsonPath(field: string): string {
+  if (!FIELD_NAME.test(field)) throw new Error(`not a field name: ${field}`);
+  return `$.${field}`;
 }
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -26,12 +26,14 @@ import {
 } from 'mongodb';
 import { dayOf } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
+import { toJson } from '../domain/serialize.js';
 import type { FileStore } from './files.js';
 import { openGridFsFileStore } from './gridfs.js';
 import {
   servedDateModified,
   StoreBusyError,
   type AssetRecord,
+  type AssetText,
   type AssetStore,
   type CreateStamp,
   type ListQuery,
@@ -592,6 +594,12 @@ class MongoStore implements AssetStore {
     return doc ? this.toRecord(doc) : undefined;
   }
 
+  /** The document arrives as BSON: its text is written here (`toJson`, the wire format). */
+  async getText(id: string): Promise<AssetText | undefined> {
+    const doc = await this.assets.findOne({ _id: id }, { projection: { asset: 1, modified: 1 } });
+    return doc ? { text: toJson(doc.asset), modified: Number(doc.modified) } : undefined;
+  }
+
   /** The tail of each asset's queue of updates from this node. */
   private readonly updatesInFlight = new Map<string, Promise<unknown>>();
 
@@ -671,7 +679,7 @@ class MongoStore implements AssetStore {
       if (query.mode === 'real') filter.test = false;
       else if (query.mode === 'test') filter.test = true;
       const projection: Record<string, 1> = { modified: 1, dateModified: 1 };
-      if (query.withAssets) projection.asset = 1;
+      for (const field of query.fields) projection[`asset.${fieldName(field)}`] = 1;
       const docs = await this.assets
         .find(filter, {
           projection,
@@ -682,7 +690,10 @@ class MongoStore implements AssetStore {
         .toArray();
       return docs.map((doc) => {
         const row: ListedRow = { id: doc._id, modified: Number(doc.modified), dateModified: doc.dateModified };
-        if (query.withAssets) row.asset = doc.asset;
+        if (query.fields.length > 0) {
+          const asset = doc.asset ?? {};
+          row.fields = query.fields.map((field) => (Object.hasOwn(asset, field) ? toJson(asset[field]) : undefined));
+        }
         return row;
       });
     } finally {
@@ -874,4 +885,10 @@ class MongoStore implements AssetStore {
       documentHistory: doc.documentHistory ?? [],
     };
   }
+}
+
+/** A top-level field of `ListQuery.fields` (identifiers only: a dot would project a nested one). */
+function fieldName(field: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) throw new Error(`not a field name: ${field}`);
+  return field;
 }

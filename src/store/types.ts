@@ -65,8 +65,18 @@ export interface ListQuery {
   descending: boolean;
   limit: number;
   mode: ListMode;
-  /** Load the whole documents too (for `opt_fields`). */
-  withAssets: boolean;
+  /**
+   * Top-level fields of each asset to read as well (`opt_fields`; identifiers only), as JSON text in the wire
+   * format: each row's `fields` follows this order. Empty: only the feed's own columns (a covering index serves the page).
+   */
+  fields: readonly string[];
+}
+
+/** An asset's JSON text exactly as served (the wire format, fixed when it was written) and its `modified`. */
+export interface AssetText {
+  text: string;
+  /** The version of the text: a reader that holds it may skip the body (ETag). */
+  modified: number;
 }
 
 /** One transfer of ownership as kept by a store. */
@@ -115,6 +125,8 @@ export interface AssetStore {
    */
   create(build: (stamp: CreateStamp) => RecordDraft): Promise<AssetRecord>;
   get(id: string): Promise<AssetRecord | undefined>;
+  /** The asset's served JSON text, without parsing it: the read path of `GET /assets/{id}`. */
+  getText(id: string): Promise<AssetText | undefined>;
   /**
    * Replaces the record if its `rev` is still `expectedRev`; `build` gets a fresh stamp inside the write.
    * Returns the stored record, or 'conflict' when another write came first (the caller re-reads and retries).

@@ -47,9 +47,10 @@ describe('eventText', () => {
     expect(eventText(row, [])).toBe(`id: ${A}\ndata: {"id":"${row.id}","dateModified":"${A}"}\n\n`);
   });
 
-  it('adds the fields asked for, written as every response is (amounts as floats, line breaks escaped)', () => {
-    const asset = { title: 'два\nрядки', value: { amount: 100, currency: 'UAH' }, status: 'pending' };
-    const text = eventText({ ...row, asset }, ['title', 'value', 'missing']);
+  it('adds the fields asked for as the store read their texts; the data stays one line', () => {
+    // The texts as a store reads them (`ListQuery.fields`): title, value, and a field the asset lacks.
+    const fields = ['"два\\nрядки"', '{"amount":100.0,"currency":"UAH"}', undefined];
+    const text = eventText({ ...row, fields }, ['title', 'value', 'missing']);
     expect(text).toBe(
       `id: ${A}\ndata: {"id":"${row.id}","dateModified":"${A}","title":"два\\nрядки","value":{"amount":100.0,"currency":"UAH"}}\n\n`,
     );

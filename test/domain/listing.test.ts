@@ -1,17 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { parseDateToMicros } from '../../src/domain/dates.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { buildListingPage, parseListingQuery } from '../../src/domain/listing.js';
+import { fieldsToRead, listingPageText, parseListingQuery, type ListingParams } from '../../src/domain/listing.js';
 import type { ListedRow } from '../../src/store/types.js';
 
 const TZ = 'Europe/Kyiv';
 // The transcripts' host and path (claimrights/asset-listing.http, listing-with-some-assets.http).
 const BASE = { path: '/api/0.1/assets', origin: 'http://lb.api-sandbox.registry.ea.openprocurement.net' };
 
-function row(id: string, dateModified: string, asset?: ListedRow['asset']): ListedRow {
+function row(id: string, dateModified: string, fields?: ListedRow['fields']): ListedRow {
   const modified = parseDateToMicros(dateModified, TZ);
   if (modified === undefined) throw new Error(`bad test date ${dateModified}`);
-  return asset === undefined ? { id, modified, dateModified } : { id, modified, dateModified, asset };
+  return fields === undefined ? { id, modified, dateModified } : { id, modified, dateModified, fields };
+}
+
+/** The page as a client reads it: the text parsed (it must be JSON). */
+function buildListingPage(params: ListingParams, rows: ListedRow[], base: typeof BASE) {
+  return JSON.parse(listingPageText(params, fieldsToRead(params.fields), rows, base));
 }
 
 function refusal(query: Record<string, unknown>): ApiError {
@@ -104,7 +109,17 @@ describe('parseListingQuery', () => {
   });
 });
 
-describe('buildListingPage', () => {
+describe('fieldsToRead', () => {
+  it('reads each field once, in the order asked, and not the entry keys or names no asset field can have', () => {
+    expect(fieldsToRead(['status', 'id', 'assetID', 'status', 'dateModified', 'a.b', '$.x', 'title_en', '9lives'])).toEqual([
+      'status',
+      'assetID',
+      'title_en',
+    ]);
+  });
+});
+
+describe('listingPageText', () => {
   it('gives an empty first page that points at itself (asset-listing.http)', () => {
     expect(buildListingPage(parseListingQuery({}, TZ), [], BASE)).toEqual({
       data: [],
@@ -170,17 +185,18 @@ describe('buildListingPage', () => {
 
   it('adds the requested fields the asset has, after id and dateModified', () => {
     const params = parseListingQuery({ opt_fields: 'status,assetID,relatedLot,id' }, TZ);
-    const asset = { id: 'a', status: 'pending', assetID: 'UA-AR-DGF-2018-01-09-000001', title: 'not requested' };
-    const page = buildListingPage(params, [row('a', '2018-01-09T18:00:01.000000+02:00', asset)], BASE);
+    // As a store reads them for fieldsToRead: status, assetID, relatedLot (absent).
+    const fields = ['"pending"', '"UA-AR-DGF-2018-01-09-000001"', undefined];
+    const page = buildListingPage(params, [row('a', '2018-01-09T18:00:01.000000+02:00', fields)], BASE);
     expect(page.data).toEqual([
       { id: 'a', dateModified: '2018-01-09T18:00:01.000000+02:00', status: 'pending', assetID: 'UA-AR-DGF-2018-01-09-000001' },
     ]);
     expect(Object.keys(page.data[0] ?? {})).toEqual(['id', 'dateModified', 'status', 'assetID']);
   });
 
-  it('ignores opt_fields that name inherited members', () => {
-    const params = parseListingQuery({ opt_fields: 'constructor,__proto__,toString' }, TZ);
-    const page = buildListingPage(params, [row('a', '2018-01-09T18:00:01.000000+02:00', { id: 'a' })], BASE);
-    expect(page.data).toEqual([{ id: 'a', dateModified: '2018-01-09T18:00:01.000000+02:00' }]);
+  it('writes the stored texts of the fields as they are (amounts keep their float form)', () => {
+    const params = parseListingQuery({ opt_fields: 'value' }, TZ);
+    const text = listingPageText(params, ['value'], [row('a', '2018-01-09T18:00:01.000000+02:00', ['{"amount":100.0,"currency":"UAH"}'])], BASE);
+    expect(text).toContain('{"id":"a","dateModified":"2018-01-09T18:00:01.000000+02:00","value":{"amount":100.0,"currency":"UAH"}}');
   });
 });

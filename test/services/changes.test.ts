@@ -51,6 +51,7 @@ describe('change streams (service, one node)', () => {
     store = {
       create: (build) => real.create(build),
       get: (id) => real.get(id),
+      getText: (id) => real.getText(id),
       update: (id, rev, build) => real.update(id, rev, build),
       list: (query) => {
         listCalls.push(query);
@@ -89,7 +90,7 @@ describe('change streams (service, one node)', () => {
     await waitFor(() => client.parser.events.length >= 4, 5000);
     expect(ids(client.parser)).toEqual([before[0]!.id, before[2]!.id, draft.id, later.id]);
     // The event is the listing entry: the same id, dateModified and data as the feed shows.
-    const listing = await store.list({ descending: false, limit: 10, mode: 'real', withAssets: false });
+    const listing = await store.list({ descending: false, limit: 10, mode: 'real', fields: [] });
     expect(client.parser.events.map((event) => ({ id: event.id, data: JSON.parse(event.data) }))).toEqual(
       listing.map((row) => ({ id: row.dateModified, data: { id: row.id, dateModified: row.dateModified } })),
     );

@@ -23,7 +23,7 @@ export async function waitFor(done: () => boolean, timeoutMs: number): Promise<v
 }
 
 function query(overrides: Partial<ListQuery> = {}): ListQuery {
-  return { descending: false, limit: 100, mode: 'all', withAssets: false, ...overrides };
+  return { descending: false, limit: 100, mode: 'all', fields: [], ...overrides };
 }
 
 export function describeStoreContract(name: string, open: () => Promise<AssetStore>): void {
@@ -117,6 +117,25 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
     describe('get', () => {
       it('answers undefined for an unknown id', async () => {
         expect(await store.get('0'.repeat(32))).toBeUndefined();
+        expect(await store.getText('0'.repeat(32))).toBeUndefined();
+      });
+
+      it('gives the document as its wire text (amounts as floats) with its version, the latest after an update', async () => {
+        const record = await store.create((stamp) => {
+          const draft = draftAt(stamp);
+          draft.asset.value = { amount: 100, currency: 'UAH' };
+          draft.asset.title = 'лот "А"\n🏦';
+          return draft;
+        });
+        const served = await store.getText(record.id);
+        expect(served?.modified).toBe(record.modified);
+        expect(served?.text).toContain('"value":{"amount":100.0,"currency":"UAH"}');
+        expect(JSON.parse(served!.text)).toEqual(record.asset);
+        const updated = await store.update(record.id, 1, (stamp) => draftAt(stamp, { id: record.id, title: 'renamed' }));
+        if (updated === 'conflict') throw new Error('unexpected conflict');
+        const after = await store.getText(record.id);
+        expect(after?.modified).toBe(updated.modified);
+        expect(JSON.parse(after!.text)).toEqual(updated.asset);
       });
 
       it('keeps the document exactly, nested values and Unicode included', async () => {
@@ -135,10 +154,13 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
       it('never puts internal fields inside the asset', async () => {
         const { record } = await create();
         const read = await store.get(record.id);
-        const [listed] = await store.list(query({ withAssets: true }));
-        for (const asset of [record.asset, read!.asset, listed!.asset!]) {
+        const internal = INTERNAL_FIELDS.filter((field) => field !== '_id');
+        const [listed] = await store.list(query({ fields: internal }));
+        const text = JSON.parse((await store.getText(record.id))!.text) as object;
+        for (const asset of [record.asset, read!.asset, text]) {
           for (const field of INTERNAL_FIELDS) expect(asset).not.toHaveProperty(field);
         }
+        expect(listed!.fields).toEqual(internal.map(() => undefined));
         expect(read).toMatchObject({
           ownerTokenHash: 'a'.repeat(64),
           transferTokenHash: 'b'.repeat(64),
@@ -220,8 +242,9 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         expect(read).toEqual(updated);
         expect(read?.documentHistory).toEqual(history);
         expect(read?.asset).not.toHaveProperty('documentHistory');
-        const [listed] = await store.list(query({ withAssets: true }));
-        expect(listed!.asset).not.toHaveProperty('documentHistory');
+        const [listed] = await store.list(query({ fields: ['documentHistory'] }));
+        expect(listed!.fields).toEqual([undefined]);
+        expect(JSON.parse((await store.getText(record.id))!.text)).not.toHaveProperty('documentHistory');
         // Each write says what the record keeps.
         const cleared = await store.update(record.id, 2, (stamp) => draftAt(stamp, { id: record.id }));
         if (cleared === 'conflict') throw new Error('unexpected conflict');
@@ -258,7 +281,7 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
 
       it('is empty on an empty store', async () => {
         expect(await store.list(query())).toEqual([]);
-        expect(await store.list(query({ descending: true, mode: 'test', withAssets: true }))).toEqual([]);
+        expect(await store.list(query({ descending: true, mode: 'test', fields: ['status'] }))).toEqual([]);
       });
 
       it('lists only listed records, filtered by mode, ascending by modified', async () => {
@@ -317,17 +340,26 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         expect(seen).toEqual(ids(records));
       });
 
-      it('loads the documents only when asked', async () => {
-        const { record } = await create({ title: 'with document' });
+      it('reads the asked fields of the documents as their wire text, in the order asked, only when asked', async () => {
+        const record = await store.create((stamp) => {
+          const draft = draftAt(stamp, { title: 'з документом "1"' });
+          draft.asset.value = { amount: 100, currency: 'UAH' };
+          return draft;
+        });
         const [bare] = await store.list(query());
-        expect(bare).not.toHaveProperty('asset');
-        const [full] = await store.list(query({ withAssets: true }));
+        expect(bare).not.toHaveProperty('fields');
+        const [full] = await store.list(query({ fields: ['value', 'missing', 'title', 'status'] }));
         expect(full).toEqual({
           id: record.id,
           modified: record.modified,
           dateModified: record.asset.dateModified,
-          asset: record.asset,
+          fields: ['{"amount":100.0,"currency":"UAH"}', undefined, '"з документом \\"1\\""', '"pending"'],
         });
+      });
+
+      it('refuses a field name that is not an identifier (a path could reach inside a value)', async () => {
+        await create();
+        await expect(store.list(query({ fields: ['value.amount'] }))).rejects.toThrow(/not a field name/);
       });
     });
 

@@ -113,6 +113,38 @@ describe('embedded store', () => {
     db.close();
   });
 
+  it('rewrites the documents of a database made before they were kept in the wire format, once', async () => {
+    const dataDir = freshDir();
+    const first = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    const made = [];
+    for (const amount of [100, 2.5]) {
+      made.push(
+        await first.create((stamp) => {
+          const draft = draftAt(stamp);
+          draft.asset.value = { amount, currency: 'UAH' };
+          return draft;
+        }),
+      );
+    }
+    await first.close();
+    // As an earlier version left it: JSON.stringify's text, schema version 0.
+    const db = new Database(join(dataDir, 'registry.sqlite'));
+    for (const record of made) db.prepare('UPDATE assets SET doc = ? WHERE id = ?').run(JSON.stringify(record.asset), record.id);
+    db.pragma('user_version = 0');
+    db.close();
+
+    const reopened = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    const texts = await Promise.all(made.map(async (record) => (await reopened.getText(record.id))!.text));
+    expect(texts[0]).toContain('"amount":100.0,');
+    expect(texts[1]).toContain('"amount":2.5,');
+    expect(texts.map((text) => JSON.parse(text))).toEqual(made.map((record) => record.asset));
+    expect(await reopened.get(made[0]!.id)).toEqual(made[0]);
+    await reopened.close();
+    const check = new Database(join(dataDir, 'registry.sqlite'), { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(1);
+    check.close();
+  });
+
   it('keeps records, revisions and day counters across close and reopen', async () => {
     const dataDir = freshDir();
     const first = openEmbeddedStore({ dataDir, timeZone: ZONE });
@@ -126,7 +158,7 @@ describe('embedded store', () => {
 
     const reopened = openEmbeddedStore({ dataDir, timeZone: ZONE });
     expect(await reopened.get(created.id)).toEqual(updated);
-    const rows = await reopened.list({ descending: false, limit: 10, mode: 'all', withAssets: false });
+    const rows = await reopened.list({ descending: false, limit: 10, mode: 'all', fields: [] });
     expect(rows.map((row) => row.id)).toEqual([created.id]);
     let next: { day: string; dayIndex: number } | undefined;
     const second = await reopened.create((stamp) => {
@@ -236,7 +268,7 @@ describe('embedded store shared by several processes', () => {
     let after: number | undefined;
     for (;;) {
       const finished = done();
-      const page = await store.list({ after, descending: false, limit: 25, mode: 'all', withAssets: false });
+      const page = await store.list({ after, descending: false, limit: 25, mode: 'all', fields: [] });
       seen.push(...page);
       if (!finished) seenWhileWriting += page.length;
       if (page.length > 0) after = page.at(-1)!.modified;

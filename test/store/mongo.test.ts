@@ -156,7 +156,7 @@ if (!BASE_URI) {
     descending: false,
     limit: 1000,
     mode: 'all',
-    withAssets: false,
+    fields: [],
     ...overrides,
   });
 

@@ -102,3 +102,60 @@ describe('GET /assets/{id}', () => {
     expect(res.text).toBe('');
   });
 });
+
+describe('GET /assets/{id}: ETag and If-None-Match (a mirror re-reading unchanged assets)', () => {
+  const etagOf = (res: { headers: Record<string, string> }) => res.headers.etag ?? '';
+  const readIfNoneMatch = (id: string, tags: string, query = '') =>
+    anonymous.request('GET', `${ASSETS}/${id}${query}`, { headers: { 'if-none-match': tags } });
+
+  it('tags the asset with its version, and answers 304 without a body while the client holds it', async () => {
+    const created = await createAsset(broker);
+    const first = await anonymous.get(`${ASSETS}/${created.id}`);
+    expect(etagOf(first)).toMatch(/^W\/"\d+"$/);
+    const again = await readIfNoneMatch(created.id, etagOf(first));
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(etagOf(again)).toBe(etagOf(first));
+    expect(again.headers['content-type']).toBeUndefined();
+  });
+
+  it('a change gives a new tag: the old one gets the new asset with 200', async () => {
+    const created = await createAsset(broker);
+    const before = etagOf(await anonymous.get(`${ASSETS}/${created.id}`));
+    const patched = await toPending(broker, created.id, created.token);
+    const res = await readIfNoneMatch(created.id, before);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual(patched.data);
+    expect(etagOf(res)).not.toBe(before);
+    expect((await readIfNoneMatch(created.id, etagOf(res))).status).toBe(304);
+  });
+
+  it('compares weakly, accepts a list and *, and ignores how the body is shaped (opt_pretty, opt_jsonp)', async () => {
+    const created = await createAsset(broker);
+    const tag = etagOf(await anonymous.get(`${ASSETS}/${created.id}`));
+    const strong = tag.replace(/^W\//, '');
+    expect((await readIfNoneMatch(created.id, strong)).status).toBe(304);
+    expect((await readIfNoneMatch(created.id, `W/"1", ${tag}`)).status).toBe(304);
+    expect((await readIfNoneMatch(created.id, '*')).status).toBe(304);
+    expect((await readIfNoneMatch(created.id, tag, '?opt_pretty=1')).status).toBe(304);
+    expect((await readIfNoneMatch(created.id, tag, '?opt_jsonp=cb')).status).toBe(304);
+    const other = await readIfNoneMatch(created.id, 'W/"1", "2"');
+    expect(other.status).toBe(200);
+    expect(etagOf(other)).toBe(tag);
+  });
+
+  it('an unknown asset is 404 whatever the client holds', async () => {
+    const res = await readIfNoneMatch('0'.repeat(32), '*');
+    expectErrors(res, 404, [{ location: 'url', name: 'asset_id', description: 'Not Found' }]);
+  });
+
+  it('serves the stored text as the wire format has it: amounts as floats, pretty on request', async () => {
+    const created = await createAsset(broker);
+    const compact = await anonymous.get(`${ASSETS}/${created.id}`);
+    expect(compact.text).toMatch(/"amount":\d+\.\d+/);
+    expect(compact.text).toBe(JSON.stringify(compact.json).replace(/"amount":(\d+)([,}])/g, '"amount":$1.0$2'));
+    const pretty = await anonymous.get(`${ASSETS}/${created.id}?opt_pretty=1`);
+    expect(pretty.text.split('\n')[1]).toBe('    "data": {');
+    expect(pretty.json).toEqual(compact.json);
+  });
+});

@@ -19,7 +19,7 @@
  *   npm run bench -- --stream-only --sizes 1000 --stream-counts 1,10
  *                                 only the change stream's latency (a quick try; nothing is written)
  *
- * Options: --connections N (50), --duration S (10 full, 3 quick), --sizes 10000,100000,1000000,
+ * Options: --scenarios read,listing,listingFields,create,patch (all), --connections N (50), --duration S (10 full, 3 quick), --sizes 10000,100000,1000000,
  * --log-level L (the registry's LOG_LEVEL, default warn), --no-pin, --keep (keep the temporary store),
  * --stream-counts 1,100,1000 (connected change streams), --stream-events N (50 changes per count),
  * --stream-interval MS (100 between changes). The change stream is measured at the first size, after the four
@@ -75,6 +75,8 @@ const warmup = quick ? 1 : 2;
 const sizes = quick ? [10_000] : (option('sizes') ?? (streamOnly ? '10000' : '10000,100000,1000000')).split(',').map(Number);
 const logLevel = option('log-level') ?? 'warn';
 const mongoUri = process.env.MONGODB_URI || undefined;
+/** `--scenarios read,listing`: only these of the paired scenarios. */
+const onlyScenarios = option('scenarios')?.split(',');
 /** `--profile`: each scenario on a registry of its own under `node --cpu-prof`, profiles kept in bench/profiles/. */
 const profileDir = flag('profile') ? join(ROOT, 'bench/profiles') : undefined;
 const SEED_BATCH = 10_000;
@@ -426,7 +428,7 @@ async function main(): Promise<void> {
 
       if (size === sizes[0] && !streamOnly) {
         // Each scenario right after the bare route, so both see the same machine (its other load drifts).
-        for (const [key, label, build] of SCENARIOS) {
+        for (const [key, label, build] of SCENARIOS.filter(([key]) => onlyScenarios?.includes(key) ?? true)) {
           if (profileDir !== undefined) {
             await profileScenario(key, label, build, serverJs, registryEnv);
             continue;

@@ -357,6 +357,19 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         });
       });
 
+      it('reads status and assetID in the order asked, alone or with others', async () => {
+        const { record } = await create();
+        const assetID = JSON.stringify(record.asset.assetID);
+        for (const [fields, expected] of [
+          [['assetID', 'status'], [assetID, '"pending"']],
+          [['status'], ['"pending"']],
+          [['assetID', 'title', 'status'], [assetID, '"claim rights"', '"pending"']],
+        ] as const) {
+          const [row] = await store.list(query({ fields }));
+          expect(row!.fields).toEqual(expected);
+        }
+      });
+
       it('refuses a field name that is not an identifier (a path could reach inside a value)', async () => {
         await create();
         await expect(store.list(query({ fields: ['value.amount'] }))).rejects.toThrow(/not a field name/);

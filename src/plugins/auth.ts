@@ -69,12 +69,11 @@ export function keyFromHeader(header: string | undefined): string | undefined {
 
 async function auth(app: FastifyInstance, options: { keys: ApiKeys }): Promise<void> {
   app.decorateRequest('principal', undefined);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const key = keyFromHeader(request.headers.authorization);
     request.principal = key === undefined ? undefined : options.keys.get(key);
-    if (request.principal === undefined && isOperation(request) && !READ_METHODS.has(request.method)) {
-      throw refusals.unauthorized();
-    }
+    const anonymousWrite = request.principal === undefined && isOperation(request) && !READ_METHODS.has(request.method);
+    done(anonymousWrite ? refusals.unauthorized() : undefined);
   });
 }
 

@@ -61,7 +61,15 @@ async function content(app: FastifyInstance, options: ContentOptions): Promise<v
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody);
 
-  app.addHook('preParsing', async (request) => {
+  // Only operations that take a body get the check (a route-level hook): reads pay nothing for it.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.config?.operationId === undefined || !methods.some((method) => BODY_METHODS.has(method))) return;
+    const existing = route.preParsing === undefined ? [] : Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing];
+    route.preParsing = [...existing, checkContent];
+  });
+
+  async function checkContent(request: FastifyRequest): Promise<void> {
     if (!isOperation(request) || !BODY_METHODS.has(request.method)) return;
     const accepted = REQUEST_TYPES.get(request.routeOptions.config.operationId ?? '') ?? [];
     const header = request.headers['content-type'];
@@ -73,7 +81,7 @@ async function content(app: FastifyInstance, options: ContentOptions): Promise<v
     }
     if (accepted.includes('application/json') && isAcceptedContentType(header)) return;
     throw contentTypeError(accepted.length > 0 ? accepted : ['application/json']);
-  });
+  }
 }
 
 export default fp(content, { name: 'content', dependencies: ['errors'] });

@@ -65,12 +65,18 @@ async function options(app: FastifyInstance): Promise<void> {
   app.decorateRequest('responseOptions', null);
   app.setReplySerializer(compact);
 
-  app.addHook('preHandler', async (request: FastifyRequest) => {
-    request.responseOptions = readOptions(request.query, request.body);
+  app.addHook('preHandler', (request: FastifyRequest, _reply, done) => {
+    try {
+      request.responseOptions = readOptions(request.query, request.body);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
   });
 
   // One hook for both options, on the text as it leaves: bodies served as stored text never meet a serialiser.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.responseOptions?.pretty && succeeded(reply) && typeof payload === 'string' && isJson(reply)) {
       payload = toJson(JSON.parse(payload), { pretty: true });
     }
@@ -78,11 +84,12 @@ async function options(app: FastifyInstance): Promise<void> {
     if (callback !== undefined && succeeded(reply) && typeof payload === 'string') {
       reply.header('content-type', 'application/javascript; charset=utf-8');
       // The comment prefix defeats content sniffing attacks on JSONP endpoints; U+2028/9 are not valid in older JS.
-      return `/**/${callback}(${payload.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`;
+      done(null, `/**/${callback}(${payload.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`);
+      return;
     }
     // A 304 has no body, so no type.
     if (!reply.hasHeader('content-type') && reply.statusCode !== 304) reply.header('content-type', JSON_TYPE);
-    return payload;
+    done(null, payload);
   });
 }
 

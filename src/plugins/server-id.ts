@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
 import fastifyCookie from '@fastify/cookie';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 
 export const SERVER_ID_COOKIE = 'SERVER_ID';
@@ -106,25 +106,28 @@ const serverIdPlugin: FastifyPluginAsync<ServerIdOptions> = async (fastify, opti
     return node === serverId ? 'stale' : 'foreign';
   };
 
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.is404 || request.routeOptions.config?.methodNotAllowed === true) return;
+  /** The refusal of a request, if any: undefined when it may go on (with a fresh cookie issued where needed). */
+  const refusal = (request: FastifyRequest, reply: FastifyReply): ApiError | undefined => {
+    if (request.is404 || request.routeOptions.config?.methodNotAllowed === true) return undefined;
     const value = request.cookies[SERVER_ID_COOKIE];
     let problem: keyof typeof DESCRIPTIONS;
     if (value === undefined || value === '') {
       if (!WRITE_METHODS.has(request.method)) {
         issue(reply);
-        return;
+        return undefined;
       }
       problem = 'missing';
     } else {
       const v = verdict(value);
-      if (v === 'ok') return;
+      if (v === 'ok') return undefined;
       problem = v;
     }
     issue(reply);
     request.log.info({ serverIdCookie: problem }, 'SERVER_ID cookie refused (412)');
-    throw new ApiError(412, [{ location: 'cookies', name: SERVER_ID_COOKIE, description: DESCRIPTIONS[problem] }]);
-  });
+    return new ApiError(412, [{ location: 'cookies', name: SERVER_ID_COOKIE, description: DESCRIPTIONS[problem] }]);
+  };
+
+  fastify.addHook('onRequest', (request, reply, done) => done(refusal(request, reply)));
 };
 
 export const serverIdCookie = fp(serverIdPlugin, { fastify: '5.x', name: 'server-id-cookie' });

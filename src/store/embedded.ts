@@ -21,7 +21,7 @@
  * compare-and-set inside the write lock. The document service's files are kept beside the database, in the
  * folder `<dataDir>/files` (files.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
@@ -29,6 +29,7 @@ import { dayOf, nowMicros } from '../domain/dates.js';
 import type { JsonObject } from '../domain/json.js';
 import { toJson } from '../domain/serialize.js';
 import { openFolderFileStore } from './files.js';
+import { startCheckpointer } from './checkpointer.js';
 import {
   servedDateModified,
   type AssetRecord,
@@ -206,8 +207,15 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     keepDocumentsInWireFormat(db);
   }).immediate();
   const writer = new Database(file, { timeout: 0 });
-  // FULL syncs the WAL on every commit: an acknowledged write survives a power cut, not only a crash.
-  writer.pragma('synchronous = FULL');
+  // An acknowledged write survives a power cut, not only a crash: the WAL is synced after every COMMIT and before
+  // any caller hears of the write, as `synchronous = FULL` would, but by `syncWal` on libuv's thread pool, so the
+  // event loop goes on serving while the disk works (FULL would sync inside COMMIT, on this thread).
+  writer.pragma('synchronous = NORMAL');
+  // Checkpoints sync the database file too: they run in a worker thread (checkpointer.ts), not inside a COMMIT.
+  writer.pragma('wal_autocheckpoint = 0');
+  const wal = openSync(`${file}-wal`, 'r');
+  const syncWal = (): Promise<void> => new Promise((resolve, reject) => fsync(wal, (error) => (error ? reject(error) : resolve())));
+  const checkpointer = startCheckpointer(file);
   // Random ids spread inserts over the primary-key tree; a larger page cache keeps bulk seeding fast.
   writer.pragma('cache_size = -65536');
 
@@ -332,13 +340,14 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   });
 
   /*
-   * Group commit. With `synchronous = FULL` every COMMIT waits for the disk (about a millisecond here), and
-   * better-sqlite3 waits synchronously, so one commit per write caps writes near a thousand a second whatever
-   * the CPU could do. Writes asked for in the same turn of the event loop are therefore queued and run, each
-   * in its own savepoint and in the order they were asked for, inside one `BEGIN IMMEDIATE` transaction with
-   * one COMMIT. Every guarantee above still holds: each write takes its stamp and its day counter inside the
-   * write lock, a build that throws rolls back its own savepoint only, and no caller hears of its write before
-   * the COMMIT that made it durable (all of a batch fail together if that COMMIT fails).
+   * Group commit. Every COMMIT is followed by a sync of the WAL (about a millisecond here), so one commit per
+   * write would cap writes near a thousand a second whatever the CPU could do. Writes asked for in the same turn
+   * of the event loop are therefore queued and run, each in its own savepoint and in the order they were asked
+   * for, inside one `BEGIN IMMEDIATE` transaction with one COMMIT and one sync. Every guarantee above still holds:
+   * each write takes its stamp and its day counter inside the write lock, a build that throws rolls back its own
+   * savepoint only, and no caller hears of its write before the sync that made it durable (all of a batch fail
+   * together if that COMMIT or that sync fails). While a batch's sync runs on the thread pool the next batch may
+   * commit; its own sync covers both.
    *
    * A read of an asset with an update still queued or committing waits for that COMMIT, and such readers are
    * let go one per turn of the event loop: a PATCH reads, decides and queues its update within one turn, so
@@ -396,8 +405,12 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     let failure: unknown;
     try {
       outcomes = await withWriteLock(() => batchTransaction.immediate(writes));
+      // Durable before anyone hears of it (see `syncWal`).
+      await syncWal();
     } catch (error) {
       failure = error;
+      // Committed but perhaps not on the disk: no write of the batch is acknowledged.
+      outcomes = undefined;
     }
     writes.forEach((write, i) => {
       const outcome = outcomes?.[i];
@@ -550,6 +563,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
 
     async bulkInsert(records) {
       await withWriteLock(() => bulkInsertTransaction.immediate(records));
+      await syncWal();
       signalWrites();
     },
 
@@ -585,6 +599,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       }
       stopWatching();
       watchers.clear();
+      await checkpointer.close();
+      closeSync(wal);
       writer.close();
       db.close();
     },

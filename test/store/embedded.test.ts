@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,6 +111,23 @@ describe('embedded store', () => {
     const db = new Database(file, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
+  });
+
+  it('moves the WAL into the database file by itself: checkpoints run in a worker, no COMMIT waits for one', async () => {
+    const dataDir = freshDir();
+    const store = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    const file = join(dataDir, 'registry.sqlite');
+    const empty = statSync(file).size;
+    const drafts = Array.from({ length: 500 }, (_, i) => {
+      const draft = draftAt({ now: 1_700_000_000_000_000 + i });
+      draft.asset.description = 'x'.repeat(2000);
+      return draft;
+    });
+    await store.bulkInsert(drafts);
+    // The writer's automatic checkpoints are off: only the worker moves the pages into the database file.
+    await waitFor(() => statSync(file).size > empty + 500 * 2000, 5000);
+    expect((await store.list({ descending: false, limit: 1000, mode: 'all', fields: [] })).length).toBe(500);
+    await store.close();
   });
 
   it('rewrites the documents of a database made before they were kept in the wire format, once', async () => {

@@ -884,6 +884,13 @@ export interface components {
          */
         ChangeStream: string;
         /**
+         * JsonpCall
+         * @description An answer wrapped for `opt_jsonp`: `/**\/<callback>(<json>);`, where `<json>` is the same object the
+         *     `application/json` answer of this status holds.
+         * @example /**\/callback({"data": {"id": "6aa3093c0b00447abefcacf9a11da277"}});
+         */
+        JsonpCall: string;
+        /**
          * Health
          * @description The registry and its store are serving.
          * @example {
@@ -3106,7 +3113,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListingPage"];
-                    "application/javascript": components["schemas"]["ListingPage"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3171,7 +3178,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetCreated"];
-                    "application/javascript": components["schemas"]["AssetCreated"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3310,7 +3317,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3386,7 +3393,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3458,7 +3465,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3529,7 +3536,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransferCreated"];
-                    "application/javascript": components["schemas"]["TransferCreated"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3595,7 +3602,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransferResponse"];
-                    "application/javascript": components["schemas"]["TransferResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3664,7 +3671,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentList"];
-                    "application/javascript": components["schemas"]["DocumentList"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3745,7 +3752,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3818,7 +3825,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentVersionsResponse"];
-                    "application/javascript": components["schemas"]["DocumentVersionsResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3899,7 +3906,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3986,7 +3993,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -839,8 +839,8 @@ export interface components {
          *     }
          */
         ListingItem: {
-            id: components["schemas"]["AssetFields"]["id"];
-            dateModified: components["schemas"]["AssetFields"]["dateModified"];
+            id: components["schemas"]["AssetId"];
+            dateModified: components["schemas"]["AssetDateModified"];
         } & WithRequired<components["schemas"]["AssetFields"], "id" | "dateModified">;
         /**
          * Page
@@ -886,6 +886,13 @@ export interface components {
          *     : keep-alive
          */
         ChangeStream: string;
+        /**
+         * JsonpCall
+         * @description An answer wrapped for `opt_jsonp`: `/**\/<callback>(<json>);`, where `<json>` is the same object the
+         *     `application/json` answer of this status holds.
+         * @example /**\/callback({"data": {"id": "6aa3093c0b00447abefcacf9a11da277"}});
+         */
+        JsonpCall: string;
         /**
          * Health
          * @description The registry and its store are serving.
@@ -978,12 +985,7 @@ export interface components {
          *     }
          */
         ErrorEntry: {
-            /**
-             * @description The part of the request at fault.
-             * @example body
-             * @enum {string}
-             */
-            location: "body" | "header" | "querystring" | "url" | "cookies" | "method";
+            location: components["schemas"]["ErrorLocation"];
             /**
              * @description The header, query parameter, cookie, path parameter or top-level body field at fault.
              * @example assetCustodian
@@ -992,10 +994,17 @@ export interface components {
             description: components["schemas"]["ErrorDescription"];
         };
         /**
+         * ErrorLocation
+         * @description The part of the request at fault.
+         * @example body
+         * @enum {string}
+         */
+        ErrorLocation: "body" | "header" | "querystring" | "url" | "cookies" | "method";
+        /**
          * ErrorDescription
          * @description What is wrong: a message (a string), a list of messages, or for a nested field an object keyed by sub-field
-         *     (a list of such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown
-         *     keys.
+         *     (for a list field, a list holding one such object, or the element's own messages, per failing element), with
+         *     lists of messages at the leaves; `Rogue field` for unknown keys.
          * @example [
          *       "This field is required."
          *     ]
@@ -1008,7 +1017,17 @@ export interface components {
          *     }
          * @example Not Found
          */
-        ErrorDescription: string | components["schemas"]["ErrorDescription"][] | {
+        ErrorDescription: string | (string | string[] | components["schemas"]["ErrorFieldDescriptions"])[] | components["schemas"]["ErrorFieldDescriptions"];
+        /**
+         * ErrorFieldDescriptions
+         * @description What is wrong with each sub-field of a nested field, keyed by sub-field.
+         * @example {
+         *       "email": [
+         *         "telephone or email should be present"
+         *       ]
+         *     }
+         */
+        ErrorFieldDescriptions: {
             [key: string]: components["schemas"]["ErrorDescription"];
         };
         /**
@@ -1027,6 +1046,59 @@ export interface components {
          */
         AssetType: "claimRights";
         /**
+         * AssetMode
+         * @description `test` marks a test asset: it is listed only with `mode=test` or `mode=_all_`, and its titles get the
+         *     prefixes `[ТЕСТУВАННЯ] `, `[TESTING] ` and `[ТЕСТИРОВАНИЕ] `. Set at creation or by admins.
+         * @example test
+         * @enum {string}
+         */
+        AssetMode: "test";
+        /**
+         * AssetId
+         * @description An asset's generated identifier, 32 lowercase hexadecimal characters.
+         * @example 6aa3093c0b00447abefcacf9a11da277
+         */
+        AssetId: string;
+        /**
+         * AssetHumanId
+         * @description An asset's human-facing identifier (`assetID`): the `ASSET_ID_PREFIX`, the creation day in the registry's
+         *     time zone and a six-digit counter of that day starting at 000001, gap-free across the cluster.
+         * @example UA-AR-DGF-2018-01-09-000001
+         */
+        AssetHumanId: string;
+        /**
+         * AssetDate
+         * Format: date-time
+         * @description An asset's `date`, set at creation and again on every status change.
+         * @example 2018-01-09T18:31:03.835865+02:00
+         */
+        AssetDate: string;
+        /**
+         * AssetDateModified
+         * Format: date-time
+         * @description The moment of an asset's last change; unique across the registry, later changes get later values.
+         * @example 2018-01-09T18:31:03.842028+02:00
+         */
+        AssetDateModified: string;
+        /**
+         * AssetOwner
+         * @description Name of the API key holder that created the asset (or received it by a transfer).
+         * @example broker
+         */
+        AssetOwner: string;
+        /**
+         * AssetTitle
+         * @description Name of the asset, in Ukrainian.
+         * @example Земля для космодрому
+         */
+        AssetTitle: string;
+        /**
+         * Quantity
+         * @description Number of units.
+         * @example 5
+         */
+        Quantity: number;
+        /**
          * AssetFields
          * @description Every field an asset may hold, none required. The generated fields (`id`, `assetID`, `date`,
          *     `dateModified`, `owner`, `documents`) are read-only: sent in a request they are checked and ignored. Which
@@ -1037,57 +1109,23 @@ export interface components {
          *     }
          */
         AssetFields: {
+            id?: components["schemas"]["AssetId"];
+            assetID?: components["schemas"]["AssetHumanId"];
+            date?: components["schemas"]["AssetDate"];
+            dateModified?: components["schemas"]["AssetDateModified"];
+            owner?: components["schemas"]["AssetOwner"];
             /**
-             * @description Generated identifier, 32 lowercase hexadecimal characters.
-             * @example 6aa3093c0b00447abefcacf9a11da277
+             * @description The workflow state. Ignored at creation; in a PATCH it asks for a move, and a move the caller may not
+             *     make (an unknown status included) is refused with 403.
              */
-            readonly id?: string;
-            /**
-             * @description Human-facing identifier: the `ASSET_ID_PREFIX`, the creation day in the registry's time zone and a
-             *     six-digit counter of that day starting at 000001, gap-free across the cluster.
-             * @example UA-AR-DGF-2018-01-09-000001
-             */
-            readonly assetID?: string;
-            /**
-             * Format: date-time
-             * @description Set at creation and again on every status change.
-             * @example 2018-01-09T18:31:03.835865+02:00
-             */
-            readonly date?: string;
-            /**
-             * Format: date-time
-             * @description The moment of the last change; unique across the registry, later changes get later values.
-             * @example 2018-01-09T18:31:03.842028+02:00
-             */
-            readonly dateModified?: string;
-            /**
-             * @description Name of the API key holder that created the asset.
-             * @example broker
-             */
-            readonly owner?: string;
-            /**
-             * @description The workflow state (see `AssetStatus`). Ignored at creation; in a PATCH it asks for a move, and a move
-             *     the caller may not make (an unknown status included) is refused with 403.
-             * @example pending
-             */
-            status?: string;
+            status?: components["schemas"]["AssetStatus"];
             /**
              * @description Must be `claimRights`; written at creation only.
              * @example claimRights
              */
             assetType?: string;
-            /**
-             * @description `test` marks a test asset: it is listed only with `mode=test` or `mode=_all_`, and its titles get the
-             *     prefixes `[ТЕСТУВАННЯ] `, `[TESTING] ` and `[ТЕСТИРОВАНИЕ] `. Set at creation or by admins.
-             * @example test
-             * @enum {string}
-             */
-            mode?: "test";
-            /**
-             * @description Name of the asset, in Ukrainian.
-             * @example Земля для космодрому
-             */
-            title?: string;
+            mode?: components["schemas"]["AssetMode"];
+            title?: components["schemas"]["AssetTitle"];
             /**
              * @description Name of the asset, in English.
              * @example Land for a spaceport
@@ -1137,11 +1175,7 @@ export interface components {
             additionalClassifications?: components["schemas"]["AdditionalClassification"][];
             value?: components["schemas"]["Value"];
             unit?: components["schemas"]["Unit"];
-            /**
-             * @description Number of units.
-             * @example 5
-             */
-            quantity?: number;
+            quantity?: components["schemas"]["Quantity"];
             address?: components["schemas"]["Address"];
             location?: components["schemas"]["Location"];
             /**
@@ -1166,12 +1200,10 @@ export interface components {
             debt?: components["schemas"]["Debt"];
             assetCustodian?: components["schemas"]["Organization"];
             /**
-             * Format: md5
              * @description `id` of the lot the asset belongs to, 32 hexadecimal characters. Required while `active`; cleared by the
              *     move from `active` back to `pending`.
-             * @example b5ca6aa850694154b6a5f6db4e65f5da
              */
-            relatedLot?: string;
+            relatedLot?: components["schemas"]["Md5"];
             /**
              * @description The latest version of each document attached to the asset, oldest `dateModified` first; older versions
              *     are on `GET /assets/{asset_id}/documents`. Documents are attached there: `documents` sent in the
@@ -1248,12 +1280,12 @@ export interface components {
          */
         AssetCreate: {
             assetType: components["schemas"]["AssetType"];
-            title: components["schemas"]["AssetFields"]["title"];
-            classification: components["schemas"]["AssetFields"]["classification"];
-            value: components["schemas"]["AssetFields"]["value"];
-            unit: components["schemas"]["AssetFields"]["unit"];
-            quantity: components["schemas"]["AssetFields"]["quantity"];
-            assetCustodian: components["schemas"]["AssetFields"]["assetCustodian"];
+            title: components["schemas"]["AssetTitle"];
+            classification: components["schemas"]["Classification"];
+            value: components["schemas"]["Value"];
+            unit: components["schemas"]["Unit"];
+            quantity: components["schemas"]["Quantity"];
+            assetCustodian: components["schemas"]["Organization"];
         } & (WithRequired<components["schemas"]["AssetFields"], "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & components["schemas"]["RelatedLotWhenActive"]);
         /**
          * AssetPatch
@@ -1380,18 +1412,60 @@ export interface components {
         Asset: {
             status: components["schemas"]["AssetStatus"];
             assetType: components["schemas"]["AssetType"];
-            id: components["schemas"]["AssetFields"]["id"];
-            assetID: components["schemas"]["AssetFields"]["assetID"];
-            date: components["schemas"]["AssetFields"]["date"];
-            dateModified: components["schemas"]["AssetFields"]["dateModified"];
-            owner: components["schemas"]["AssetFields"]["owner"];
-            title: components["schemas"]["AssetFields"]["title"];
-            classification: components["schemas"]["AssetFields"]["classification"];
-            value: components["schemas"]["AssetFields"]["value"];
-            unit: components["schemas"]["AssetFields"]["unit"];
-            quantity: components["schemas"]["AssetFields"]["quantity"];
-            assetCustodian: components["schemas"]["AssetFields"]["assetCustodian"];
+            id: components["schemas"]["AssetId"];
+            assetID: components["schemas"]["AssetHumanId"];
+            date: components["schemas"]["AssetDate"];
+            dateModified: components["schemas"]["AssetDateModified"];
+            owner: components["schemas"]["AssetOwner"];
+            title: components["schemas"]["AssetTitle"];
+            classification: components["schemas"]["Classification"];
+            value: components["schemas"]["Value"];
+            unit: components["schemas"]["Unit"];
+            quantity: components["schemas"]["Quantity"];
+            assetCustodian: components["schemas"]["Organization"];
         } & (WithRequired<components["schemas"]["AssetFields"], "id" | "assetID" | "date" | "dateModified" | "owner" | "status" | "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & WithRequired<components["schemas"]["RelatedLotWhenActive"], "status">);
+        /**
+         * Md5
+         * @description An identifier of 32 hexadecimal characters, either case (as the original registry's MD5 type).
+         * @example b5ca6aa850694154b6a5f6db4e65f5da
+         */
+        Md5: string;
+        /**
+         * CavCode
+         * @description A code of the CAV classifier of assets (2,252 codes such as `39513200-3`). The pattern is the codes'
+         *     shape; the registry also refuses a code that is not in the list.
+         * @example 39513200-3
+         */
+        CavCode: string;
+        /**
+         * UnitCode
+         * @description A UN/CEFACT Recommendation 20 unit code, such as `H87` (piece) or `MTK` (square metre). The pattern is
+         *     the codes' shape; the registry also refuses a code that is not in the list.
+         * @example H87
+         */
+        UnitCode: string;
+        /**
+         * CurrencyCode
+         * @description An ISO 4217 alphabetic currency code, such as `UAH` or `USD`. The pattern is the codes' shape; the
+         *     registry also refuses a code that is not in the list.
+         * @example UAH
+         */
+        CurrencyCode: string;
+        /**
+         * RegistrationAgencyCode
+         * @description An organisation registration agency code from the org-id.guide list (126 codes), such as `UA-EDR` for
+         *     organisations registered in Ukraine. The pattern is the codes' shape; the registry also refuses a code
+         *     that is not in the list.
+         * @example UA-EDR
+         */
+        RegistrationAgencyCode: string;
+        /**
+         * DebtorType
+         * @description Whether the debtor is a person or an organisation.
+         * @example legalPerson
+         * @enum {string}
+         */
+        DebtorType: "naturalPerson" | "legalPerson";
         /**
          * Classification
          * @description The asset's (or item's) primary classification, a code of the CAV classifier.
@@ -1408,12 +1482,7 @@ export interface components {
              * @enum {string}
              */
             scheme: "CAV";
-            /**
-             * Format: cav-code
-             * @description A code of the CAV classifier (the list of 2,252 codes such as `39513200-3`).
-             * @example 39513200-3
-             */
-            id: string;
+            id: components["schemas"]["CavCode"];
             /**
              * @description The code's text.
              * @example Земельні ділянки
@@ -1488,12 +1557,7 @@ export interface components {
          *     }
          */
         Unit: {
-            /**
-             * Format: rec20-unit
-             * @description A UN/CEFACT Recommendation 20 unit code, such as `H87` (piece) or `MTK` (square metre).
-             * @example H87
-             */
-            code: string;
+            code: components["schemas"]["UnitCode"];
             /**
              * @description The unit's name.
              * @example item
@@ -1525,18 +1589,12 @@ export interface components {
              * @example 100
              */
             amount: number;
+            currency: components["schemas"]["CurrencyCode"];
             /**
-             * Format: iso4217
-             * @description An ISO 4217 currency code.
-             * @example UAH
-             */
-            currency: string;
-            /**
-             * @description Whether the amount includes VAT; `true` when not sent.
-             * @default true
+             * @description Whether the amount includes VAT; `true` when not sent (the registry always serves it).
              * @example true
              */
-            valueAddedTaxIncluded: boolean;
+            valueAddedTaxIncluded?: boolean;
         };
         /**
          * Debt
@@ -1567,12 +1625,7 @@ export interface components {
              * @example 2017-08-16T12:30:17.615196+03:00
              */
             dateSigned?: string;
-            /**
-             * @description Whether the debtor is a person or an organisation.
-             * @example legalPerson
-             * @enum {string}
-             */
-            debtorType?: "naturalPerson" | "legalPerson";
+            debtorType?: components["schemas"]["DebtorType"];
             value?: components["schemas"]["DebtValue"];
             debtCurrencyValue?: components["schemas"]["DebtCurrencyValue"];
         };
@@ -1611,12 +1664,8 @@ export interface components {
              * @example 100
              */
             amount: number;
-            /**
-             * Format: iso4217
-             * @description The debt's ISO 4217 currency code.
-             * @example USD
-             */
-            currency: string;
+            /** @description The debt's ISO 4217 currency code. */
+            currency: components["schemas"]["CurrencyCode"];
         };
         /**
          * Item
@@ -1669,11 +1718,7 @@ export interface components {
              */
             additionalClassifications?: components["schemas"]["AdditionalClassification"][];
             unit?: components["schemas"]["Unit"];
-            /**
-             * @description Number of units.
-             * @example 5
-             */
-            quantity?: number;
+            quantity?: components["schemas"]["Quantity"];
             address?: components["schemas"]["Address"];
             location?: components["schemas"]["Location"];
         };
@@ -1735,13 +1780,7 @@ export interface components {
          *     }
          */
         Identifier: {
-            /**
-             * Format: ora-scheme
-             * @description An organisation registration agency code from the org-id.guide list (126 codes), such as `UA-EDR` for
-             *     organisations registered in Ukraine.
-             * @example UA-EDR
-             */
-            scheme: string;
+            scheme: components["schemas"]["RegistrationAgencyCode"];
             /**
              * @description The identifier in that register.
              * @example 00037256
@@ -2054,15 +2093,84 @@ export interface components {
          *     }
          */
         UploadedFile: {
-            url: components["schemas"]["DocumentFields"]["url"];
-            hash: components["schemas"]["DocumentFields"]["hash"];
-            format: components["schemas"]["DocumentFields"]["format"];
+            url: components["schemas"]["DocumentUrl"];
+            hash: components["schemas"]["Md5Hash"];
+            format: components["schemas"]["MediaType"];
             /**
              * @description The file name the file was uploaded with.
              * @example notice.pdf
              */
             title: string;
         };
+        /**
+         * DocumentId
+         * @description A document's identifier, 32 hexadecimal characters; every version of a document has the same.
+         * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+         */
+        DocumentId: string;
+        /**
+         * DocumentType
+         * @description What kind of document it is: the notice of the loan agreement, technical specifications, an
+         *     illustration, a link to the virtual data room, or a presentation.
+         * @example notice
+         * @enum {string}
+         */
+        DocumentType: "notice" | "technicalSpecifications" | "illustration" | "virtualDataRoom" | "x_presentation";
+        /**
+         * DocumentOf
+         * @description What the document belongs to; `asset` when not sent (the registry always serves it).
+         * @example asset
+         * @enum {string}
+         */
+        DocumentOf: "asset" | "lot";
+        /**
+         * DocumentAuthor
+         * @description Who attached the document (`asset_owner` or `admins`); only they may write new versions of it.
+         * @example asset_owner
+         * @enum {string}
+         */
+        DocumentAuthor: "asset_owner" | "admins";
+        /**
+         * DocumentTitle
+         * @description The document's title, usually its file name.
+         * @example notice.pdf
+         */
+        DocumentTitle: string;
+        /**
+         * DocumentDatePublished
+         * Format: date-time
+         * @description When the document was first attached; the same in every version.
+         * @example 2018-01-09T18:31:04.117321+02:00
+         */
+        DocumentDatePublished: string;
+        /**
+         * DocumentDateModified
+         * Format: date-time
+         * @description When this version of the document was written (a `PATCH` of the description does not change it).
+         * @example 2018-01-09T18:31:04.117321+02:00
+         */
+        DocumentDateModified: string;
+        /**
+         * MediaType
+         * @description The media type of the file, e.g. `application/pdf`.
+         * @example application/pdf
+         */
+        MediaType: string;
+        /**
+         * DocumentUrl
+         * Format: uri
+         * @description Where to download the file: a signed URL of a document service, as `POST /ds/upload` answered it
+         *     (`…/ds/get/<key>?KeyID=…&Signature=…`).
+         * @example http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D
+         */
+        DocumentUrl: string;
+        /**
+         * Md5Hash
+         * @description A file's checksum, `md5:` and 32 hexadecimal characters (the signature of `url` covers it). Other
+         *     algorithms are refused: `Hash type is not supported.`
+         * @example md5:9e107d9d372bb6826bd81d3542a419d6
+         */
+        Md5Hash: string;
         /**
          * DocumentFields
          * @description Every field a document may hold, none required. `id`, `datePublished`, `dateModified` and `author` are
@@ -2073,24 +2181,9 @@ export interface components {
          *     }
          */
         DocumentFields: {
-            /**
-             * Format: md5
-             * @description The document's identifier, 32 hexadecimal characters; every version of a document has the same.
-             * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
-             */
-            readonly id?: string;
-            /**
-             * @description What kind of document it is: the notice of the loan agreement, technical specifications, an
-             *     illustration, a link to the virtual data room, or a presentation.
-             * @example notice
-             * @enum {string}
-             */
-            documentType?: "notice" | "technicalSpecifications" | "illustration" | "virtualDataRoom" | "x_presentation";
-            /**
-             * @description The document's title, usually its file name.
-             * @example notice.pdf
-             */
-            title?: string;
+            id?: components["schemas"]["DocumentId"];
+            documentType?: components["schemas"]["DocumentType"];
+            title?: components["schemas"]["DocumentTitle"];
             /**
              * @description The title in English.
              * @example notice.pdf
@@ -2116,61 +2209,20 @@ export interface components {
              * @example Уведомление о продаже
              */
             description_ru?: string;
-            /**
-             * @description The media type of the file, e.g. `application/pdf`.
-             * @example application/pdf
-             */
-            format?: string;
-            /**
-             * Format: uri
-             * @description Where to download the file: a signed URL of a document service, as `POST /ds/upload` answered it
-             *     (`…/ds/get/<key>?KeyID=…&Signature=…`).
-             * @example http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D
-             */
-            url?: string;
-            /**
-             * Format: md5-hash
-             * @description The file's checksum, `md5:` and 32 hexadecimal characters (the signature of `url` covers it). Other
-             *     algorithms are refused: `Hash type is not supported.`
-             * @example md5:9e107d9d372bb6826bd81d3542a419d6
-             */
-            hash?: string;
-            /**
-             * Format: date-time
-             * @description When the document was first attached; the same in every version.
-             * @example 2018-01-09T18:31:04.117321+02:00
-             */
-            readonly datePublished?: string;
-            /**
-             * Format: date-time
-             * @description When this version was written (a `PATCH` of the description does not change it).
-             * @example 2018-01-09T18:31:04.117321+02:00
-             */
-            readonly dateModified?: string;
+            format?: components["schemas"]["MediaType"];
+            url?: components["schemas"]["DocumentUrl"];
+            hash?: components["schemas"]["Md5Hash"];
+            datePublished?: components["schemas"]["DocumentDatePublished"];
+            dateModified?: components["schemas"]["DocumentDateModified"];
             /**
              * @description ISO 639-1 or BCP 47 language tag of the text.
              * @example uk
              */
             language?: string;
-            /**
-             * @description What the document belongs to; `asset` when not sent.
-             * @default asset
-             * @example asset
-             * @enum {string}
-             */
-            documentOf: "asset" | "lot";
-            /**
-             * Format: md5
-             * @description Identifier of the related lot or item, 32 hexadecimal characters.
-             * @example b5ca6aa850694154b6a5f6db4e65f5da
-             */
-            relatedItem?: string;
-            /**
-             * @description Who attached the document (`asset_owner` or `admins`); only they may write new versions of it.
-             * @example asset_owner
-             * @enum {string}
-             */
-            readonly author?: "asset_owner" | "admins";
+            documentOf?: components["schemas"]["DocumentOf"];
+            /** @description Identifier of the related lot or item, 32 hexadecimal characters. */
+            relatedItem?: components["schemas"]["Md5"];
+            author?: components["schemas"]["DocumentAuthor"];
         };
         /**
          * DocumentInput
@@ -2193,7 +2245,12 @@ export interface components {
          *       "hash": "md5:9e107d9d372bb6826bd81d3542a419d6"
          *     }
          */
-        DocumentCreate: WithRequired<components["schemas"]["DocumentFields"], "title" | "format" | "url" | "hash">;
+        DocumentCreate: {
+            title: components["schemas"]["DocumentTitle"];
+            format: components["schemas"]["MediaType"];
+            url: components["schemas"]["DocumentUrl"];
+            hash: components["schemas"]["Md5Hash"];
+        } & WithRequired<components["schemas"]["DocumentFields"], "title" | "format" | "url" | "hash">;
         /**
          * Document
          * @description One version of a document attached to the asset, as the registry serves it.
@@ -2210,7 +2267,17 @@ export interface components {
          *       "author": "asset_owner"
          *     }
          */
-        Document: WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
+        Document: {
+            id: components["schemas"]["DocumentId"];
+            title: components["schemas"]["DocumentTitle"];
+            format: components["schemas"]["MediaType"];
+            url: components["schemas"]["DocumentUrl"];
+            hash: components["schemas"]["Md5Hash"];
+            datePublished: components["schemas"]["DocumentDatePublished"];
+            dateModified: components["schemas"]["DocumentDateModified"];
+            documentOf: components["schemas"]["DocumentOf"];
+            author: components["schemas"]["DocumentAuthor"];
+        } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
         /**
          * DocumentWithVersions
          * @description The latest version of a document, with `previousVersions` once it has more than one.
@@ -2227,6 +2294,15 @@ export interface components {
          *     }
          */
         DocumentWithVersions: {
+            id: components["schemas"]["DocumentId"];
+            title: components["schemas"]["DocumentTitle"];
+            format: components["schemas"]["MediaType"];
+            url: components["schemas"]["DocumentUrl"];
+            hash: components["schemas"]["Md5Hash"];
+            datePublished: components["schemas"]["DocumentDatePublished"];
+            dateModified: components["schemas"]["DocumentDateModified"];
+            documentOf: components["schemas"]["DocumentOf"];
+            author: components["schemas"]["DocumentAuthor"];
             /**
              * @description The document's older versions, oldest first; absent while it has only one.
              * @example [
@@ -2251,6 +2327,9 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2273,6 +2352,9 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 /**
                  * @description The scheme to authenticate with.
                  * @example Basic realm="registry"
@@ -2303,6 +2385,9 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2328,6 +2413,9 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2355,6 +2443,9 @@ export interface components {
         OwnershipForbidden: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2380,6 +2471,9 @@ export interface components {
         OwnershipNotFound: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2406,6 +2500,9 @@ export interface components {
         OwnershipUnprocessable: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2437,6 +2534,9 @@ export interface components {
         TransferNotFound: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2486,6 +2586,9 @@ export interface components {
         Conflict: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2505,13 +2608,18 @@ export interface components {
             };
         };
         /**
-         * @description The cluster cookie is missing (on a write), names another node or a restarted node, or fails its
-         *     signature. The response sets a fresh cookie; repeat the request with it. Nothing was done.
+         * @description The cluster cookie is missing (on a POST, PUT or PATCH), names another node or a restarted node, or fails
+         *     its signature. Nothing was done. `Set-Cookie` holds a fresh cookie: repeat the request with this cookie.
          */
         PreconditionFailed: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
-                "Set-Cookie": components["headers"]["Set-Cookie"];
+                /**
+                 * @description `SERVER_ID=<signed node name>; Path=/; HttpOnly; SameSite=Lax`, the fresh cluster cookie: repeat the
+                 *     request with this cookie (`Cookie: SERVER_ID=<value>`), and send it on every later request.
+                 * @example SERVER_ID=node-1.1764069000000.kJ2b7w; Path=/; HttpOnly; SameSite=Lax
+                 */
+                "Set-Cookie": string;
                 [name: string]: unknown;
             };
             content: {
@@ -2534,6 +2642,9 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2556,6 +2667,9 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2581,6 +2695,9 @@ export interface components {
         UnprocessableEntity: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2616,11 +2733,14 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 /**
                  * @description Seconds to wait before the next attempt.
                  * @example 60
                  */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -2668,11 +2788,14 @@ export interface components {
         TooManyStreams: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 /**
                  * @description Seconds to wait before the next attempt.
                  * @example 5
                  */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -2701,6 +2824,9 @@ export interface components {
         DocumentForbidden: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2727,6 +2853,9 @@ export interface components {
         DocumentUnprocessable: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2749,6 +2878,9 @@ export interface components {
         FilePartMissing: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2771,6 +2903,9 @@ export interface components {
         FileTooLarge: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2793,6 +2928,9 @@ export interface components {
         FileForbidden: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2815,6 +2953,9 @@ export interface components {
         FileNotFound: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2826,6 +2967,34 @@ export interface components {
                  *           "location": "url",
                  *           "name": "key",
                  *           "description": "Not Found"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description An unexpected failure inside the registry, logged with the request's `X-Request-ID`. A write may or may not
+         *     have been carried out: read the resource before repeating it.
+         */
+        InternalError: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "server",
+                 *           "description": "Internal Server Error"
                  *         }
                  *       ]
                  *     }
@@ -2915,19 +3084,14 @@ export interface components {
          */
         RequestId: string;
         /**
-         * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-         *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-         *     node or failing its signature is 412.
+         * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+         *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+         *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+         *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+         *     signature is answered the same way on any method.
          * @example node-1.1764069000000.kJ2b7w
          */
         ServerIdCookie: string;
-        /**
-         * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-         *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-         *     done.
-         * @example node-1.1764069000000.kJ2b7w
-         */
-        ServerIdCookieRequired: string;
         /**
          * @description The document's `id`, 32 lowercase hexadecimal characters.
          * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
@@ -2968,8 +3132,24 @@ export interface components {
          */
         "X-Request-ID": string;
         /**
+         * @description How many requests one client address may make per window (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW`). Sent
+         *     on every answer to a request counted against the rate limit (all but the health probe, 405 and 412).
+         * @example 1000
+         */
+        "X-RateLimit-Limit": number;
+        /**
+         * @description How many more requests this client address may make in the current window.
+         * @example 999
+         */
+        "X-RateLimit-Remaining": number;
+        /**
+         * @description Seconds until the current window ends and the count starts again.
+         * @example 60
+         */
+        "X-RateLimit-Reset": number;
+        /**
          * @description `SERVER_ID=<signed node name>; Path=/`: sent when the request had no valid cluster cookie. Send it back on
-         *     every later request, and always on POST and PATCH.
+         *     every later request, and always on POST, PUT and PATCH.
          * @example SERVER_ID=node-1.1764069000000.kJ2b7w; Path=/; HttpOnly; SameSite=Lax
          */
         "Set-Cookie": string;
@@ -3033,9 +3213,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3047,12 +3229,15 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ListingPage"];
-                    "application/javascript": components["schemas"]["ListingPage"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3060,6 +3245,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createAsset: {
@@ -3087,14 +3273,16 @@ export interface operations {
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description The new asset in `data`; `options` beside it wins over the `opt_*` query parameters. */
@@ -3113,11 +3301,14 @@ export interface operations {
                      */
                     Location?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssetCreated"];
-                    "application/javascript": components["schemas"]["AssetCreated"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3129,6 +3320,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     streamAssetChanges: {
@@ -3171,9 +3363,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3185,12 +3379,15 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
                     /**
                      * @description Streams are never cached.
                      * @example no-cache
                      */
-                    "Cache-Control"?: string;
+                    "Cache-Control"?: "no-cache";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3201,6 +3398,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["TooManyStreams"];
         };
     };
@@ -3243,9 +3441,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3258,12 +3458,15 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             /** @description The asset is still the version named in `If-None-Match`: no body. The `ETag` repeats that version. */
@@ -3271,6 +3474,9 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3280,6 +3486,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     patchAsset: {
@@ -3323,14 +3530,16 @@ export interface operations {
                  */
                 asset_id: components["parameters"]["AssetIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description Any subset of the asset's fields in `data`. */
@@ -3344,11 +3553,14 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3362,6 +3574,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     changeAssetOwnership: {
@@ -3395,14 +3608,16 @@ export interface operations {
                  */
                 asset_id: components["parameters"]["AssetIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description The transfer to apply and the asset's transfer token, in `data`. */
@@ -3416,11 +3631,14 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3434,6 +3652,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["OwnershipUnprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createTransfer: {
@@ -3461,14 +3680,16 @@ export interface operations {
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description An object `data`, usually empty; whatever it holds is ignored. */
@@ -3487,11 +3708,14 @@ export interface operations {
                      */
                     Location?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransferCreated"];
-                    "application/javascript": components["schemas"]["TransferCreated"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3503,6 +3727,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getTransfer: {
@@ -3538,9 +3763,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3552,12 +3779,15 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransferResponse"];
-                    "application/javascript": components["schemas"]["TransferResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3567,6 +3797,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listDocuments: {
@@ -3607,9 +3838,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3621,12 +3854,15 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentList"];
-                    "application/javascript": components["schemas"]["DocumentList"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3634,6 +3870,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createDocument: {
@@ -3677,14 +3914,16 @@ export interface operations {
                  */
                 asset_id: components["parameters"]["AssetIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description The document in `data`; `access` and `options` may sit beside it. */
@@ -3703,11 +3942,14 @@ export interface operations {
                      */
                     Location?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3721,6 +3963,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["DocumentUnprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getDocument: {
@@ -3761,9 +4004,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3775,12 +4020,15 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentVersionsResponse"];
-                    "application/javascript": components["schemas"]["DocumentVersionsResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3788,6 +4036,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     replaceDocument: {
@@ -3836,14 +4085,16 @@ export interface operations {
                  */
                 document_id: components["parameters"]["DocumentIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description The new version in `data`; `access` and `options` may sit beside it. */
@@ -3857,11 +4108,14 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3875,6 +4129,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["DocumentUnprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     patchDocument: {
@@ -3923,14 +4178,16 @@ export interface operations {
                  */
                 document_id: components["parameters"]["DocumentIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description Any subset of the document's fields in `data`. */
@@ -3944,11 +4201,14 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3962,6 +4222,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["DocumentUnprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     uploadFile: {
@@ -3976,14 +4237,16 @@ export interface operations {
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description One part `file` with a file name; its content type becomes `format`. */
@@ -4002,6 +4265,9 @@ export interface operations {
                      */
                     Location?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4017,6 +4283,7 @@ export interface operations {
             413: components["responses"]["FileTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     downloadFile: {
@@ -4050,9 +4317,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -4074,6 +4343,9 @@ export interface operations {
                      */
                     "Content-Length"?: number;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
@@ -4088,6 +4360,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getOpenApiDocument: {
@@ -4104,9 +4377,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -4118,6 +4393,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4127,6 +4405,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getDocsPage: {
@@ -4143,9 +4422,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -4157,6 +4438,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +4451,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getHealth: {
@@ -4183,9 +4468,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -4206,6 +4493,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

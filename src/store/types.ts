@@ -116,7 +116,8 @@ export interface AssetStore {
   create(build: (stamp: CreateStamp) => RecordDraft): Promise<AssetRecord>;
   get(id: string): Promise<AssetRecord | undefined>;
   /**
-   * Replaces the record if its `rev` is still `expectedRev`; `build` gets a fresh stamp inside the write.
+   * Replaces the record if its `rev` is still `expectedRev`; `build` gets a fresh stamp inside the write (a store
+   * may call it before its compare-and-set finds the rev stale, and then writes nothing).
    * Returns the stored record, or 'conflict' when another write came first (the caller re-reads and retries).
    */
   update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordDraft): Promise<AssetRecord | 'conflict'>;

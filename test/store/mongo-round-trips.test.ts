@@ -126,19 +126,30 @@ if (!BASE_URI) {
       await server.store.bulkInsert(seeder.records(0, 150));
       const first = await reader.get(`${ASSETS}?limit=2`);
       const offset = encodeURIComponent(first.json.data[1].dateModified as string);
-      for (const query of [
-        '',
-        '?mode=test',
-        '?mode=_all_',
-        '?opt_fields=status,assetID',
-        '?descending=1',
-        `?offset=${offset}`,
-        `?offset=${offset}&descending=1&opt_fields=title`,
-        '?limit=1000',
-        '?limit=1000&opt_fields=status,assetID,title',
-      ]) {
-        const commands = await log.commands(async () => expect((await reader.get(ASSETS + query)).status).toBe(200));
-        expect(commands, query).toEqual([...CLOCK_READ[mode], ...page]);
+      // [query, the filter's `test` (the index: `listing` with it, `listing_all` without), sort direction, limit]
+      const shapes: [string, boolean | undefined, 1 | -1, number][] = [
+        ['', false, 1, 100],
+        ['?mode=test', true, 1, 100],
+        ['?mode=_all_', undefined, 1, 100],
+        ['?opt_fields=status,assetID', false, 1, 100],
+        ['?descending=1', false, -1, 100],
+        [`?offset=${offset}`, false, 1, 100],
+        [`?offset=${offset}&descending=1&opt_fields=title`, false, -1, 100],
+        ['?limit=1000', false, 1, 1000],
+        ['?limit=1000&opt_fields=status,assetID,title&mode=_all_', undefined, 1, 1000],
+      ];
+      for (const [query, test, direction, limit] of shapes) {
+        const events = await log.record(async () => expect((await reader.get(ASSETS + query)).status).toBe(200));
+        expect(events.map(described), query).toEqual([...CLOCK_READ[mode], ...page]);
+        const { filter, sort, batchSize } = events.at(-1)!.command as { filter: Record<string, unknown>; sort: unknown; batchSize: number };
+        expect({ listed: filter.listed, test: filter.test, keys: Object.keys(filter).sort() }, query).toEqual({
+          listed: true,
+          test,
+          keys: test === undefined ? ['listed', 'modified'] : ['listed', 'modified', 'test'],
+        });
+        expect(sort instanceof Map ? Object.fromEntries(sort) : sort, query).toEqual({ modified: direction });
+        // The driver sends one more than a batch size equal to the limit, so that the server closes the cursor at once.
+        expect(batchSize, query).toBe(limit + 1);
       }
     });
 

@@ -484,7 +484,8 @@ async function main(): Promise<void> {
 
 /** GET once, keep the SERVER_ID cookie the registry hands out (writes need it). */
 async function serverCookie(base: string): Promise<string> {
-  const res = await get(`${base}${API}/assets?limit=1`);
+  // Set-up, not a measurement: on a stand-in for MongoDB (FerretDB) even a page of one reads the whole collection.
+  const res = await get(`${base}${API}/assets?limit=1`, 30_000);
   const setCookie = res.headers['set-cookie'];
   const first = (Array.isArray(setCookie) ? setCookie : [String(setCookie ?? '')]).find((c) => c.startsWith('SERVER_ID='));
   if (!first) throw new Error('the registry handed out no SERVER_ID cookie');

@@ -24,7 +24,9 @@
  * --stream-counts 1,100,1000 (connected change streams), --stream-events N (50 changes per count),
  * --stream-interval MS (100 between changes). The change stream is measured at the first size, after the four
  * scenarios (scripts/bench/stream.ts).
- * MONGODB_URI set: the registry runs on MongoDB (a fresh database, dropped at the end) instead of SQLite.
+ * MONGODB_URI set: the registry runs on MongoDB (a fresh database, dropped at the end) instead of SQLite. On a
+ * stand-in (FerretDB) it seeds STAND_IN_SIZE assets (500) unless --sizes says otherwise, and says which figures are
+ * the stand-in's.
  *
  * What runs where: the registry is the compiled service (`tsc` into bench/tmp/dist, started as
  * `node bench/tmp/dist/src/server.js`, as `npm start` does) in a child process; the bare route is another child
@@ -43,7 +45,7 @@ import { openStore } from '../src/store/index.js';
 import type { AssetStore } from '../src/store/types.js';
 import { nowMicros } from '../src/domain/dates.js';
 import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } from './bench/data.js';
-import { writeReport, type BenchResults, type Measure, type ScalingPoint } from './bench/report.js';
+import { standInNote, writeReport, type BenchResults, type Measure, type MongoServer, type ScalingPoint } from './bench/report.js';
 import { measureStreams } from './bench/stream.js';
 import { freePort, hasTaskset } from './bench/ports.js';
 import { formatSummary, summarise } from './bench/profile.js';
@@ -72,7 +74,19 @@ const tryOnly = quick || streamOnly || flag('profile');
 const connections = Number(option('connections') ?? 50);
 const duration = Number(option('duration') ?? (quick ? 3 : 10));
 const warmup = quick ? 1 : 2;
-const sizes = quick ? [10_000] : (option('sizes') ?? (streamOnly ? '10000' : '10000,100000,1000000')).split(',').map(Number);
+/**
+ * Assets seeded on a stand-in for MongoDB (FerretDB), unless --sizes says otherwise: it sorts the whole collection
+ * for every listing page (no sort pushdown, ~70 µs per stored asset), so at 10,000 a page takes most of a second.
+ */
+const STAND_IN_SIZE = 500;
+
+/** The sizes of this run: --sizes, or 10,000 for --quick, or the scaling sizes; STAND_IN_SIZE on a stand-in. */
+function runSizes(standIn: boolean): number[] {
+  const given = option('sizes');
+  if (standIn && (quick || given === undefined)) return [STAND_IN_SIZE];
+  if (quick) return [10_000];
+  return (given ?? (streamOnly ? '10000' : '10000,100000,1000000')).split(',').map(Number);
+}
 const logLevel = option('log-level') ?? 'warn';
 const mongoUri = process.env.MONGODB_URI || undefined;
 /** `--scenarios read,listing`: only these of the paired scenarios. */
@@ -317,6 +331,13 @@ async function main(): Promise<void> {
   const authFile = join(workDir, 'auth.ini');
   writeFileSync(authFile, AUTH_INI);
   const mongoDb = mongoUri ? uniqueMongoUri(mongoUri) : undefined;
+  const mongoServer = mongoDb ? await describeMongoServer(mongoDb) : undefined;
+  const sizes = runSizes(mongoServer?.standIn === true);
+  if (mongoServer) {
+    log(`store: ${mongoServer.version}; seeding ${sizes.map((size) => size.toLocaleString('en')).join(', ')} assets`);
+    const note = standInNote(mongoServer);
+    if (note) log(note);
+  }
 
   const registryEnv: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -361,6 +382,7 @@ async function main(): Promise<void> {
     command: `npm run bench${process.argv.slice(2).length ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
     quick,
     store: mongoDb ? 'mongodb' : 'embedded',
+    ...(mongoServer ? { mongoServer } : {}),
     machine: machine(),
     pinning: canPin ? `load generator on core ${LOADER_CORE}, registry and bare route on core ${SERVER_CORE} (taskset)` : 'none',
     settings: { connections, durationSeconds: duration, warmupSeconds: warmup, registryLogLevel: logLevel },
@@ -498,16 +520,32 @@ async function main(): Promise<void> {
     writeReport(results, ROOT);
     log(`\nwrote ${file.slice(ROOT.length)}, docs/performance.md, docs/performance-scaling.svg`);
   }
+  const note = mongoServer && standInNote(mongoServer);
+  if (note) log(`\n${note}`);
   process.stdout.write(JSON.stringify(streamOnly ? results.streams : results.ratios) + '\n');
 }
 
 /** GET once, keep the SERVER_ID cookie the registry hands out (writes need it). */
 async function serverCookie(base: string): Promise<string> {
-  const res = await get(`${base}${API}/assets?limit=1`);
+  // Set-up, not a measurement: on a stand-in for MongoDB (FerretDB) even a page of one reads the whole collection.
+  const res = await get(`${base}${API}/assets?limit=1`, 30_000);
   const setCookie = res.headers['set-cookie'];
   const first = (Array.isArray(setCookie) ? setCookie : [String(setCookie ?? '')]).find((c) => c.startsWith('SERVER_ID='));
   if (!first) throw new Error('the registry handed out no SERVER_ID cookie');
   return first.split(';')[0]!;
+}
+
+/** Which server MONGODB_URI names: MongoDB itself, or a stand-in speaking its protocol (FerretDB). */
+async function describeMongoServer(uri: string): Promise<MongoServer> {
+  const { MongoClient } = await import('mongodb');
+  const client = new MongoClient(uri);
+  try {
+    const info = await client.db('admin').command({ buildInfo: 1 });
+    const ferret = typeof info.ferretdbVersion === 'string';
+    return { version: ferret ? `FerretDB ${String(info.ferretdbVersion)}` : `MongoDB ${String(info.version)}`, standIn: ferret };
+  } finally {
+    await client.close();
+  }
 }
 
 function uniqueMongoUri(uri: string): string {

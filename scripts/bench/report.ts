@@ -30,6 +30,28 @@ export interface ScalingPoint {
   rssMB: number;
 }
 
+/** The server behind MONGODB_URI. */
+export interface MongoServer {
+  /** `MongoDB 7.0.14`, `FerretDB v1.24.2`. */
+  version: string;
+  /** A server speaking MongoDB's protocol in its place (FerretDB), whose own costs dominate the figures. */
+  standIn: boolean;
+}
+
+/** What the figures of a run on a stand-in measure, in plain words; undefined on MongoDB itself. */
+export function standInNote(server: MongoServer): string | undefined {
+  if (!server.standIn) return undefined;
+  return (
+    `These figures were taken on ${server.version}, a stand-in for MongoDB, and mostly measure the stand-in. ` +
+    'Listing pages measure it alone: it pushes down no sort and no range, so every page reads and sorts the whole ' +
+    'collection (~70 µs per stored asset), whatever the registry asks. Creates and PATCHes measure its latency per ' +
+    "command times the registry's round trips (5 with the compare-and-set clock the stand-in needs; 4 on MongoDB, " +
+    'docs/performance.md "The MongoDB path"). Reads by id (one lookup by _id, which it does push down) come closest ' +
+    "to the registry's own cost. What carries over to MongoDB is the number of round trips per operation " +
+    '(test/store/mongo-round-trips.test.ts), not these rates.'
+  );
+}
+
 export interface BenchResults {
   timestamp: string;
   /** Where the full run wrote this result (none for --quick). */
@@ -37,6 +59,8 @@ export interface BenchResults {
   command: string;
   quick: boolean;
   store: 'embedded' | 'mongodb';
+  /** With the MongoDB store: which server (absent in results before issue 14). */
+  mongoServer?: MongoServer;
   machine: { cpu: string; cores: number; memoryGB: number; os: string; node: string };
   pinning: string;
   settings: { connections: number; durationSeconds: number; warmupSeconds: number; registryLogLevel: string };
@@ -227,6 +251,7 @@ export function performanceMarkdown(r: BenchResults, notes: string): string {
     `Latest figures: ${r.timestamp.slice(0, 16).replace('T', ' ')} UTC, ${r.store === 'embedded' ? 'embedded store (SQLite)' : 'MongoDB'}, ` +
       `result file \`${r.resultFile ?? 'none'}\`.`,
     '',
+    ...(r.mongoServer ? [`Store server: ${r.mongoServer.version}. ${standInNote(r.mongoServer) ?? ''}`.trim(), ''] : []),
     '```sh',
     r.command,
     '```',

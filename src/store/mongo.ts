@@ -21,6 +21,7 @@ import {
   Timestamp,
   type ClientSession,
   type Collection,
+  type CommandStartedEvent,
   type Db,
   type IndexDescription,
 } from 'mongodb';
@@ -80,6 +81,11 @@ export interface MongoStoreOptions {
   timeZone: string;
   /** How ticks are taken; `auto` (default) uses an update pipeline with `$$NOW` when the server has one. */
   clock?: 'auto' | ClockMode;
+  /**
+   * Called with every command the store's client sends (the driver's command monitoring): how many round trips an
+   * operation costs (test/store/mongo-round-trips.test.ts).
+   */
+  onCommand?: (event: CommandStartedEvent) => void;
 }
 
 /** The store adds `modified`-ordering and counter internals; `asset` is the public document. */
@@ -249,7 +255,9 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<AssetS
     writeConcern: { w: 'majority', wtimeoutMS: WRITE_TIMEOUT_MS },
     readConcern: { level: 'majority' },
     readPreference: 'primary',
+    monitorCommands: options.onCommand !== undefined,
   });
+  if (options.onCommand) client.on('commandStarted', options.onCommand);
   await client.connect();
   try {
     const db = client.db(databaseName(options.uri));
@@ -288,6 +296,11 @@ class MongoStore implements AssetStore {
     return this.counters as unknown as Collection<CounterDoc>;
   }
 
+  /**
+   * Start-up: the missing indexes, then the clock document (made when missing) in one update, which on MongoDB also
+   * shows that update pipelines work. Nothing here reads the assets: the check for records written around the store
+   * starts behind it (`clockCaughtUp`), so start-up costs the same whatever the collection holds.
+   */
   async init(mode: 'auto' | ClockMode): Promise<void> {
     // One index per command, only the missing ones: FerretDB 1.24 drops the connection when one
     // createIndexes command names several indexes that already exist.
@@ -295,36 +308,83 @@ class MongoStore implements AssetStore {
     for (const spec of ASSET_INDEXES) {
       if (!existing.has(spec.name)) await this.assets.createIndexes([spec]);
     }
-    try {
-      await this.clock.updateOne(
-        { _id: CLOCK_ID },
-        { $setOnInsert: { t: 0, v: 0, inflight: [] } },
-        { upsert: true },
-      );
-    } catch (error) {
-      // Two nodes starting on a fresh database race to insert the clock; the loser finds it there.
-      if (!isDuplicateKey(error)) throw error;
-    }
-    // Records written around the store (restores, imports) still push the clock past them.
-    const latest = await this.assets.find({}, { projection: { modified: 1 }, sort: { modified: -1 }, limit: 1 }).next();
-    if (latest) await this.clock.updateOne({ _id: CLOCK_ID }, { $max: { t: latest.modified }, $inc: { v: 1 } });
-
-    if (mode === 'auto') {
+    let opened: ClockDoc;
+    if (mode === 'cas') {
+      this.clockMode = 'cas';
+      opened = this.clockSeen = await this.openClock('cas');
+    } else {
       try {
-        await this.clock.updateOne({ _id: CLOCK_ID }, [{ $set: { now: '$$NOW' } }]);
+        opened = await this.openClock('pipeline');
         this.clockMode = 'pipeline';
       } catch (error) {
-        if (!(error instanceof MongoServerError)) throw error;
+        if (!(error instanceof MongoServerError) || mode === 'pipeline') throw error;
         this.clockMode = 'cas'; // e.g. FerretDB 1.x: no update pipelines
+        opened = this.clockSeen = await this.openClock('cas');
       }
-    } else {
-      this.clockMode = mode;
     }
+    this.clockAtOpen = Number(opened.t);
+    void this.clockCaughtUp().catch(() => undefined);
+  }
+
+  /** The clock document as it is, made first when missing (a fresh database). */
+  private async openClock(mode: ClockMode): Promise<ClockDoc> {
+    const update =
+      mode === 'pipeline'
+        ? [{ $set: { t: { $ifNull: ['$t', 0] }, v: { $ifNull: ['$v', 0] }, inflight: { $ifNull: ['$inflight', []] }, now: '$$NOW' } }]
+        : { $setOnInsert: { t: 0, v: 0, inflight: [] } };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const doc = await this.clock.findOneAndUpdate({ _id: CLOCK_ID }, update, { upsert: true, returnDocument: 'after' });
+        if (!doc) throw new Error('the clock document is missing');
+        return doc;
+      } catch (error) {
+        // Two nodes starting on a fresh database race to insert the clock; the loser finds it there.
+        if (!isDuplicateKey(error) || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  /** The check for records written around the store: settles before the first write of this node takes a stamp. */
+  private catchingUp: Promise<void> | undefined;
+  /** The clock's `t` when the store opened. */
+  private clockAtOpen = 0;
+
+  private clockCaughtUp(): Promise<void> {
+    this.catchingUp ??= this.catchUpClock().catch((error: unknown) => {
+      this.catchingUp = undefined; // the next write tries again
+      throw error;
+    });
+    return this.catchingUp;
+  }
+
+  /**
+   * Records written around the store (restores, imports) still push the clock past them, so that stamps stay
+   * unique and increasing. Readers need not wait for it: they list nothing above the clock. One query on the
+   * `feed` index (on FerretDB, which pushes down no sort, a scan of the collection).
+   */
+  private async catchUpClock(): Promise<void> {
+    const latest = await this.assets.find({}, { projection: { modified: 1 }, sort: { modified: -1 }, limit: 1 }).next();
+    if (latest === null || Number(latest.modified) <= this.clockAtOpen) return;
+    await this.pushClock(Number(latest.modified));
+  }
+
+  /** Moves the clock to at least `t` (records written without a stamp: bulk inserts, restores). */
+  private async pushClock(t: number): Promise<void> {
+    const push = () =>
+      this.clock.findOneAndUpdate({ _id: CLOCK_ID }, { $max: { t }, $inc: { v: 1 } }, { returnDocument: 'after' });
+    if (this.clockMode === 'pipeline') {
+      await push();
+      return;
+    }
+    await this.inClockQueue(async () => {
+      this.clockSeen = (await push()) ?? undefined;
+    });
   }
 
   // ---------------------------------------------------------------- the clock
 
   private async takeTick(): Promise<HeldTick> {
+    await this.clockCaughtUp();
     return this.clockMode === 'pipeline' ? this.takeTickPipeline() : this.inClockQueue(() => this.takeTickCas());
   }
 
@@ -381,21 +441,31 @@ class MongoStore implements AssetStore {
     return { entry: { t: Number(entry.t), exp: Number(entry.exp) }, deadline: sent + LEASE_MS - WRITE_MARGIN_MS };
   }
 
+  /**
+   * The clock document as this node's last clock update left it (CAS mode): the next compare-and-set starts from it
+   * without reading it again. When another node moved the clock since, the compare-and-set fails and it is re-read.
+   */
+  private clockSeen: ClockDoc | undefined;
+
   /** Compare-and-set on the clock's version, for servers without update pipelines. */
   private async takeTickCas(): Promise<HeldTick> {
     for (let attempt = 0; ; attempt++) {
       const sent = performance.now();
-      const dbMs = await helloTime(this.db);
-      const current = await this.clock.findOne({ _id: CLOCK_ID });
+      const [dbMs, current] = await Promise.all([
+        helloTime(this.db),
+        this.clockSeen ?? this.clock.findOne({ _id: CLOCK_ID }),
+      ]);
       if (!current) throw new Error('the clock document is missing');
-      const t = Math.max(withinMillisecond(dbMs, nodeMicros()), current.t + 1);
+      const t = Math.max(withinMillisecond(dbMs, nodeMicros()), Number(current.t) + 1);
       const entry: Tick = { t, exp: dbMs + LEASE_MS };
       const live = (current.inflight ?? []).filter((tick) => tick.exp > dbMs);
-      const result = await this.clock.updateOne(
+      const after = await this.clock.findOneAndUpdate(
         { _id: CLOCK_ID, v: current.v },
         { $set: { t, inflight: [...live, entry] }, $inc: { v: 1 } },
+        { returnDocument: 'after' },
       );
-      if (result.matchedCount === 1) return { entry, deadline: sent + LEASE_MS - WRITE_MARGIN_MS };
+      this.clockSeen = after ?? undefined;
+      if (after) return { entry, deadline: sent + LEASE_MS - WRITE_MARGIN_MS };
       if (attempt > 1000) throw busyError();
       if (attempt > 3) await sleep(Math.random() * Math.min(attempt, 20));
     }
@@ -425,13 +495,15 @@ class MongoStore implements AssetStore {
       );
       return (doc?.inflight ?? []).filter((tick) => tick.t < entry.t);
     }
-    const doc = await this.inClockQueue(() =>
-      this.clock.findOneAndUpdate(
+    const doc = await this.inClockQueue(async () => {
+      const after = await this.clock.findOneAndUpdate(
         { _id: CLOCK_ID },
         { $pull: { inflight: entry }, $inc: { v: 1 } },
         { returnDocument: 'after' },
-      ),
-    );
+      );
+      this.clockSeen = after ?? undefined;
+      return after;
+    });
     const earlier = (doc?.inflight ?? []).filter((tick) => tick.t < entry.t);
     if (earlier.length === 0) return earlier;
     const dbMs = await helloTime(this.db);
@@ -489,28 +561,36 @@ class MongoStore implements AssetStore {
     return this.clockMode === 'pipeline' ? this.takeIndexNow(day) : this.inClockQueue(() => this.takeIndexNow(day));
   }
 
+  /**
+   * The next number of the day: one `$inc`. A number given back earlier (`spare`, rare: a create that failed after
+   * taking it while later numbers were taken) is used first; the one just taken is then given back in its place.
+   */
   private async takeIndexNow(day: string): Promise<number> {
     const key = `assetID:${day}`;
     for (let attempt = 0; ; attempt++) {
+      let taken: CounterDoc | null;
       try {
-        const spare = await this.dayCounters.findOneAndUpdate(
-          { _id: key, 'spare.0': { $exists: true } },
-          { $pop: { spare: -1 } },
-          { returnDocument: 'before' },
-        );
-        const reused = spare?.spare?.[0];
-        if (reused !== undefined) return reused;
-        const doc = await this.dayCounters.findOneAndUpdate(
+        taken = await this.dayCounters.findOneAndUpdate(
           { _id: key },
           { $inc: { n: 1 } },
           { upsert: true, returnDocument: 'after' },
         );
-        if (!doc) throw new Error('the day counter is missing');
-        return doc.n;
       } catch (error) {
         // Two first-of-the-day upserts may race on the _id (MongoDB retries that itself; others may not).
         if (!isDuplicateKey(error) || attempt >= 5) throw error;
+        continue;
       }
+      if (!taken) throw new Error('the day counter is missing');
+      if ((taken.spare ?? []).length === 0) return taken.n;
+      const spare = await this.dayCounters.findOneAndUpdate(
+        { _id: key, 'spare.0': { $exists: true } },
+        { $pop: { spare: -1 } },
+        { returnDocument: 'before' },
+      );
+      const reused = spare?.spare?.[0];
+      if (reused === undefined) return taken.n; // another writer took the spare
+      await this.giveBackIndexNow(day, taken.n);
+      return reused;
     }
   }
 
@@ -617,9 +697,9 @@ class MongoStore implements AssetStore {
     expectedRev: number,
     build: (stamp: WriteStamp) => RecordDraft,
   ): Promise<AssetRecord | 'conflict'> {
+    // No read before the write: the caller has just read the record at `expectedRev`, and the compare-and-set on
+    // `rev` decides. A stale rev costs a stamp taken and given back, and a build whose result is thrown away.
     for (let attempt = 1; ; attempt++) {
-      // A stale rev is answered before any tick or build; the compare-and-set below still decides races.
-      if (!(await this.assets.findOne({ _id: id, rev: expectedRev }, { projection: { _id: 1 } }))) return 'conflict';
       const held = await this.takeTick();
       const now = held.entry.t;
       let draft: RecordDraft;
@@ -685,6 +765,8 @@ class MongoStore implements AssetStore {
           projection,
           sort: { modified: query.descending ? -1 : 1 },
           limit: query.limit,
+          // The whole page in the first batch (the server's default is 101 documents): no getMore.
+          batchSize: query.limit,
           session,
         })
         .toArray();
@@ -711,7 +793,7 @@ class MongoStore implements AssetStore {
       });
       await this.assets.insertMany(docs, { ordered: true });
     }
-    await this.clock.updateOne({ _id: CLOCK_ID }, { $max: { t: max }, $inc: { v: 1 } });
+    await this.pushClock(max);
     this.signalWrites();
   }
 

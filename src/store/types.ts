@@ -128,7 +128,8 @@ export interface AssetStore {
   /** The asset's served JSON text, without parsing it: the read path of `GET /assets/{id}`. */
   getText(id: string): Promise<AssetText | undefined>;
   /**
-   * Replaces the record if its `rev` is still `expectedRev`; `build` gets a fresh stamp inside the write.
+   * Replaces the record if its `rev` is still `expectedRev`; `build` gets a fresh stamp inside the write (a store
+   * may call it before its compare-and-set finds the rev stale, and then writes nothing).
    * Returns the stored record, or 'conflict' when another write came first (the caller re-reads and retries).
    */
   update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordDraft): Promise<AssetRecord | 'conflict'>;

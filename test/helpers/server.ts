@@ -158,11 +158,17 @@ function roleClients(client: (options?: ClientOptions) => Client): RoleClients {
   };
 }
 
+export interface StartOptions {
+  via?: Via;
+  /** Opens the server's store from its settings instead of `openStore` (e.g. a MongoDB store with command monitoring). */
+  openStore?: (config: Config) => Promise<AssetStore>;
+}
+
 /**
  * Starts the registry on a random port. `settings` override the suite's defaults; `via` is how its clients reach
  * it (default `inject`). The caller closes it.
  */
-export async function startServer(settings: Settings = {}, options: { via?: Via } = {}): Promise<TestServer> {
+export async function startServer(settings: Settings = {}, options: StartOptions = {}): Promise<TestServer> {
   const scratch = new Scratch();
   const { dataDir, authFile } = await scratch.dataDir();
   const env: Settings = {
@@ -183,7 +189,7 @@ export async function startServer(settings: Settings = {}, options: { via?: Via 
   let config: Config;
   try {
     config = loadConfig({ ...env, ...settings }, []);
-    store = await openStore(config);
+    store = await (options.openStore ?? openStore)(config);
     app = await buildApp({ config, store });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (err) {
@@ -238,7 +244,7 @@ export async function startServer(settings: Settings = {}, options: { via?: Via 
 }
 
 /** A server for the current test only, closed (and cleaned up) when the test ends. Call it inside a test. */
-export async function serverForThisTest(settings: Settings = {}, options: { via?: Via } = {}): Promise<TestServer> {
+export async function serverForThisTest(settings: Settings = {}, options: StartOptions = {}): Promise<TestServer> {
   const server = await startServer(settings, options);
   onTestFinished(() => server.close());
   return server;
@@ -261,7 +267,7 @@ function lateTransport(resolve: () => Transport): Transport {
  * hooks run in the order they were added, `afterAll` hooks in reverse, so the block's set-up finds the server running
  * and its tear-down runs before the server stops.
  */
-export function useServer(settings: Settings = {}, options: { via?: Via } = {}): TestServer {
+export function useServer(settings: Settings = {}, options: StartOptions = {}): TestServer {
   let started: TestServer | undefined;
   const running = (): TestServer => {
     if (!started) throw new Error('useServer: the server runs from the beforeAll of its block to its afterAll');

@@ -1,0 +1,274 @@
+/**
+ * The database round trips of every operation on the MongoDB path, counted with the driver's command monitoring
+ * (`commandStarted`) while real HTTP requests go to a real registry on MongoDB. Each operation's commands, in order,
+ * are exactly those of the table in docs/performance.md ("The MongoDB path"): one more is a regression.
+ *
+ * The counts depend on how the store takes write stamps: `pipeline` (one atomic update with `$$NOW`, MongoDB) or
+ * `cas` (a compare-and-set on the clock document, for servers without update pipelines such as FerretDB). On
+ * FerretDB only `cas` runs; on MongoDB both do. Runs when MONGODB_URI is set.
+ */
+import { MongoClient, type CommandStartedEvent } from 'mongodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openMongoStore, type ClockMode } from '../../src/store/mongo.js';
+import { nowMicros } from '../../src/domain/dates.js';
+import { Seeder } from '../../scripts/bench/data.js';
+import { serverForThisTest, useServer, type TestServer } from '../helpers/server.js';
+import { createAsset, toPending, type Created } from '../helpers/fixtures.js';
+import { uploadFile } from '../helpers/uploads.js';
+import { changeEvents, openChanges } from '../helpers/sse.js';
+
+const BASE_URI = process.env.MONGODB_URI;
+const API = '/api/0.1';
+const ASSETS = `${API}/assets`;
+
+/** `name collection` (`find assets`, `findAndModify counters`), or the name alone for database commands (`hello`). */
+function described(event: CommandStartedEvent): string {
+  const target = event.command[event.commandName] as unknown;
+  return typeof target === 'string' ? `${event.commandName} ${target}` : event.commandName;
+}
+
+/** The change-stream watch's own reads of the clock's version, every 20 ms without change streams: background. */
+function isWatchPoll(event: CommandStartedEvent): boolean {
+  const projection = event.command.projection as Record<string, unknown> | undefined;
+  return event.commandName === 'find' && event.command.find === 'counters' && projection?.v === 1 && projection.asset === undefined;
+}
+
+/** Records the commands a store's client sends while `record` runs. */
+class CommandLog {
+  private events: CommandStartedEvent[] | undefined;
+
+  readonly listener = (event: CommandStartedEvent): void => void this.events?.push(event);
+
+  async record(work: () => Promise<unknown>): Promise<CommandStartedEvent[]> {
+    const events: CommandStartedEvent[] = [];
+    this.events = events;
+    try {
+      await work();
+    } finally {
+      this.events = undefined;
+    }
+    return events;
+  }
+
+  async commands(work: () => Promise<unknown>): Promise<string[]> {
+    return (await this.record(work)).map(described);
+  }
+}
+
+async function isFerretDb(uri: string): Promise<boolean> {
+  const client = new MongoClient(uri);
+  try {
+    const info = await client.db('admin').command({ buildInfo: 1 });
+    return typeof info.ferretdbVersion === 'string' || info.ferretdb !== undefined;
+  } finally {
+    await client.close();
+  }
+}
+
+/** A registry on a fresh database whose store reports its commands to `log`. */
+function monitored(log: CommandLog, clock: ClockMode) {
+  return {
+    via: 'http' as const,
+    openStore: (config: { mongodbUri?: string | undefined; timeZone: string }) =>
+      openMongoStore({ uri: config.mongodbUri!, timeZone: config.timeZone, clock, onCommand: log.listener }),
+  };
+}
+
+/** What taking a write stamp costs, then what giving it back costs, per clock mode. */
+const TICK: Record<ClockMode, string[]> = {
+  pipeline: ['findAndModify counters'],
+  cas: ['hello', 'findAndModify counters'],
+};
+const RELEASE = ['findAndModify counters'];
+/** Reading the clock before a feed page (no write in flight). */
+const CLOCK_READ: Record<ClockMode, string[]> = {
+  pipeline: ['aggregate counters'],
+  cas: ['find counters'],
+};
+
+if (!BASE_URI) {
+  describe.skip('MongoDB round trips: MONGODB_URI not set (start one with scripts/ferretdb.sh start)', () => {
+    it('counts the commands of every operation on a real server', () => {});
+  });
+} else {
+  const ferret = await isFerretDb(BASE_URI);
+  const modes: ClockMode[] = ferret ? ['cas'] : ['pipeline', 'cas'];
+
+  describe.each(modes)('MongoDB round trips per operation, clock %s', (mode) => {
+    const log = new CommandLog();
+    const server: TestServer = useServer({}, monitored(log, mode));
+    const { broker, broker2, anonymous: reader } = server;
+    const tick = TICK[mode];
+    const write = (...commands: string[]) => [...tick, ...commands, ...RELEASE];
+    const page = ['find assets'];
+
+    // A client's first write fetches the cluster cookie with a listing first (test/helpers/client.ts): not counted.
+    beforeAll(async () => {
+      for (const client of [broker, broker2]) await client.get(ASSETS);
+    });
+
+    async function pendingAsset(): Promise<Created> {
+      const created = await createAsset(broker);
+      await toPending(broker, created.id, created.token);
+      return created;
+    }
+
+    it('read one asset: one find by _id', async () => {
+      const { id } = await pendingAsset();
+      expect(await log.commands(async () => expect((await reader.get(`${ASSETS}/${id}`)).status).toBe(200))).toEqual(['find assets']);
+      expect(await log.commands(async () => expect((await reader.get(`${ASSETS}/${'0'.repeat(32)}`)).status).toBe(404))).toEqual([
+        'find assets',
+      ]);
+    });
+
+    it('listing page, every shape: the clock, then one find (one batch, up to 1,000 rows)', async () => {
+      const seeder = new Seeder(nowMicros() - 3600 * 1_000_000);
+      await server.store.bulkInsert(seeder.records(0, 150));
+      const first = await reader.get(`${ASSETS}?limit=2`);
+      const offset = encodeURIComponent(first.json.data[1].dateModified as string);
+      // [query, the filter's `test` (the index: `listing` with it, `listing_all` without), sort direction, limit]
+      const shapes: [string, boolean | undefined, 1 | -1, number][] = [
+        ['', false, 1, 100],
+        ['?mode=test', true, 1, 100],
+        ['?mode=_all_', undefined, 1, 100],
+        ['?opt_fields=status,assetID', false, 1, 100],
+        ['?descending=1', false, -1, 100],
+        [`?offset=${offset}`, false, 1, 100],
+        [`?offset=${offset}&descending=1&opt_fields=title`, false, -1, 100],
+        ['?limit=1000', false, 1, 1000],
+        ['?limit=1000&opt_fields=status,assetID,title&mode=_all_', undefined, 1, 1000],
+      ];
+      for (const [query, test, direction, limit] of shapes) {
+        const events = await log.record(async () => expect((await reader.get(ASSETS + query)).status).toBe(200));
+        expect(events.map(described), query).toEqual([...CLOCK_READ[mode], ...page]);
+        const { filter, sort, batchSize } = events.at(-1)!.command as { filter: Record<string, unknown>; sort: unknown; batchSize: number };
+        expect({ listed: filter.listed, test: filter.test, keys: Object.keys(filter).sort() }, query).toEqual({
+          listed: true,
+          test,
+          keys: test === undefined ? ['listed', 'modified'] : ['listed', 'modified', 'test'],
+        });
+        expect(sort instanceof Map ? Object.fromEntries(sort) : sort, query).toEqual({ modified: direction });
+        // The driver sends one more than a batch size equal to the limit, so that the server closes the cursor at once.
+        expect(batchSize, query).toBe(limit + 1);
+      }
+    });
+
+    it('create: a stamp, the day number, the insert, the stamp given back', async () => {
+      const commands = await log.commands(() => createAsset(broker));
+      expect(commands).toEqual(write('findAndModify counters', 'insert assets'));
+    });
+
+    it('PATCH, a field or a status move: the record, then a stamped compare-and-set update', async () => {
+      const created = await createAsset(broker);
+      const moved = await log.commands(() => toPending(broker, created.id, created.token));
+      expect(moved).toEqual(['find assets', ...write('update assets')]);
+      const edited = await log.commands(async () => {
+        const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { title: 'Нова назва' } }, { token: created.token });
+        expect(res.status).toBe(200);
+      });
+      expect(edited).toEqual(['find assets', ...write('update assets')]);
+      const unchanged = await log.commands(async () => {
+        const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { title: 'Нова назва' } }, { token: created.token });
+        expect(res.status).toBe(200);
+      });
+      expect(unchanged).toEqual(['find assets']);
+    });
+
+    it('documents: adding one and replacing it are each the record, then one stamped update', async () => {
+      const { id, token } = await createAsset(broker);
+      const file = await uploadFile(broker);
+      let documentId = '';
+      const added = await log.commands(async () => {
+        const res = await broker.post(`${ASSETS}/${id}/documents`, { data: { ...file, title: 'a.pdf' } }, { token });
+        expect(res.status, res.text).toBe(201);
+        documentId = res.json.data.id;
+      });
+      expect(added).toEqual(['find assets', ...write('update assets')]);
+      const next = await uploadFile(broker);
+      const replaced = await log.commands(async () => {
+        const res = await broker.request('PUT', `${ASSETS}/${id}/documents/${documentId}`, { json: { data: next }, token });
+        expect(res.status, res.text).toBe(200);
+      });
+      expect(replaced).toEqual(['find assets', ...write('update assets')]);
+    });
+
+    it('transfers: creating one is one insert; applying it reads both, marks it, then one stamped update', async () => {
+      const asset = await pendingAsset();
+      let transfer = { id: '', transfer: '' };
+      const created = await log.commands(async () => {
+        const res = await broker2.post(`${API}/transfers`, { data: {} });
+        expect(res.status).toBe(201);
+        transfer = { id: res.json.data.id, transfer: res.json.access.transfer };
+      });
+      expect(created).toEqual(['insert transfers']);
+      const read = await log.commands(async () => expect((await broker2.get(`${API}/transfers/${transfer.id}`)).status).toBe(200));
+      expect(read).toEqual(['find transfers']);
+      const applied = await log.commands(async () => {
+        const res = await broker2.post(`${ASSETS}/${asset.id}/ownership`, { data: { id: transfer.id, transfer: asset.transfer } });
+        expect(res.status, res.text).toBe(200);
+      });
+      expect(applied).toEqual(['find assets', 'find transfers', 'update transfers', ...write('update assets')]);
+    });
+
+    it('health: one ping', async () => {
+      expect(await log.commands(async () => expect((await reader.get(`${API}/health`)).status).toBe(200))).toEqual(['ping']);
+    });
+
+    it('start-up: the indexes and one update of the clock; the check for records written around the store runs behind it', async () => {
+      const uri = server.mongodbUri!;
+      const startLog = new CommandLog();
+      let store: Awaited<ReturnType<typeof openMongoStore>> | undefined;
+      const events = await startLog.record(async () => {
+        store = await openMongoStore({ uri, timeZone: 'Europe/Kyiv', clock: ferret ? 'auto' : mode, onCommand: startLog.listener });
+        // The first write waits for the check behind start-up, so its commands come after the check's.
+        await store.create((stamp) => seedDraft(stamp));
+      });
+      try {
+        // FerretDB has no update pipelines: the one tried first fails, and the store takes stamps by compare-and-set.
+        const probe = ferret ? ['findAndModify counters'] : [];
+        const opened = store!.clockMode;
+        expect(events.map(described)).toEqual([
+          'listIndexes assets',
+          ...probe,
+          'findAndModify counters',
+          'find assets',
+          ...TICK[opened],
+          'findAndModify counters',
+          'insert assets',
+          ...RELEASE,
+        ]);
+      } finally {
+        await store?.close();
+      }
+    });
+
+    it('change stream: watching starts once; each catch-up page is the clock and one find', async () => {
+      const streamLog = new CommandLog();
+      const own = await serverForThisTest({}, monitored(streamLog, mode));
+      const owner = own.broker;
+      const assets = [await createAsset(owner), await createAsset(owner)];
+      for (const asset of assets) await toPending(owner, asset.id, asset.token);
+      const events = await streamLog.record(async () => {
+        const stream = await openChanges(own.url);
+        try {
+          await stream.waitFor((parser) => parser.events.length >= 2, 10_000);
+          expect(changeEvents(stream.parser).map((event) => event.data.id)).toEqual(assets.map((asset) => asset.id));
+        } finally {
+          stream.close();
+        }
+      });
+      const foreground = events.filter((event) => !isWatchPoll(event)).map(described);
+      // Watching: `hello` says whether the server has change streams; without, the clock's version is polled.
+      const watching = ferret ? ['hello'] : ['hello', 'aggregate counters'];
+      expect(foreground.slice(0, watching.length)).toEqual(watching);
+      expect(foreground.slice(watching.length, watching.length + 2)).toEqual([...CLOCK_READ[mode], ...page]);
+      if (ferret) expect(events.some(isWatchPoll)).toBe(true);
+    });
+  });
+}
+
+/** A minimal record for a store-level create (the start-up test writes once through the store it opened). */
+function seedDraft(stamp: { now: number; day: string; dayIndex: number }) {
+  const [record] = new Seeder(stamp.now).records(0, 1);
+  return { ...record!, modified: stamp.now };
+}

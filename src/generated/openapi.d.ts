@@ -1005,7 +1005,19 @@ export interface components {
          *     }
          * @example Not Found
          */
-        ErrorDescription: string | components["schemas"]["ErrorDescription"][] | {
+        ErrorDescription: string | (string | string[] | components["schemas"]["ErrorFields"])[] | components["schemas"]["ErrorFields"];
+        /**
+         * ErrorFields
+         * @description What is wrong with a nested object, by sub-field.
+         * @example {
+         *       "contactPoint": {
+         *         "email": [
+         *           "telephone or email should be present"
+         *         ]
+         *       }
+         *     }
+         */
+        ErrorFields: {
             [key: string]: components["schemas"]["ErrorDescription"];
         };
         /**

@@ -8,19 +8,21 @@ import { copyFile, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Scratch } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KEYS, useScratch, useServer, type Scratch } from '../helpers/server.js';
+import { createAsset, toPending } from '../helpers/fixtures.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('fixtures/', import.meta.url));
 
-/** The strictest settings a user is likely to pick, and the library checks on: errors in generated code count. */
+/** Strict, library checks on (errors in generated code count); the DOM library, as fetch clients written for browsers and Node expect. */
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
     module: 'NodeNext',
     moduleResolution: 'NodeNext',
-    lib: ['ES2023'],
+    lib: ['ES2023', 'DOM'],
     types: ['node'],
     strict: true,
     noEmit: true,
@@ -88,4 +90,49 @@ export async function readmeClusterFetch(): Promise<string> {
   return block[1]!;
 }
 
-export const fixture = (name: string): Promise<string> => readFile(join(FIXTURES, name), 'utf8');
+
+export interface Generator {
+  /** What the suite is called. */
+  title: string;
+  /** The client program, a fixture: it imports the generated code and ./cluster-fetch.js. */
+  program: string;
+  /** Writes the SDK into the client project `dir` from the document at `documentUrl`. */
+  generate(dir: string, documentUrl: string): Promise<unknown>;
+}
+
+/**
+ * The suite of one generator: the SDK generated from the document a real registry serves, the generated code and
+ * the program type-checked with `tsc --strict`, then the program run through the README's flow on that registry.
+ */
+export function describeGenerator(generator: Generator): void {
+  const server = useServer({}, { via: 'http' });
+  const { broker } = server;
+  const scratch = useScratch();
+  let dir: string;
+
+  describe(generator.title, () => {
+    beforeAll(async () => {
+      dir = await clientProject(scratch, 'sdk-client-', [generator.program, 'cluster-fetch.ts']);
+      await generator.generate(dir, `${server.url}/api/0.1/openapi.json`);
+    }, 60_000);
+
+    it('the generated code and the client program pass tsc --strict', async () => {
+      await expect(typecheck(dir)).resolves.toMatchObject({ stdout: '' });
+    }, 120_000);
+
+    it("the program carries out the README's flow on the registry, the feed followed page by page", async () => {
+      // Three listed assets before the program's own: with two entries a page, the feed is read on with `offset`.
+      for (let n = 0; n < 3; n++) {
+        const { id, token } = await createAsset(broker);
+        await toPending(broker, id, token);
+      }
+      const seen = await runProgram(dir, generator.program, { REGISTRY_API: `${server.url}/api/0.1`, REGISTRY_KEY: KEYS.broker });
+      expect(seen.sent).toEqual(await readmeCreateBody());
+      expect(seen.created.status).toBe('draft');
+      expect(seen.published).toBe('pending');
+      expect(seen.read).toMatchObject({ id: seen.created.id, status: 'pending', title: seen.sent.data.title });
+      expect(seen.listed).toEqual({ id: seen.created.id, dateModified: seen.read.dateModified });
+      expect(seen.pages).toBe(2);
+    }, 60_000);
+  });
+}

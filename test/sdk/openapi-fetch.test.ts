@@ -4,10 +4,15 @@
  * (fixtures/openapi-fetch-client.ts).
  */
 import { join } from 'node:path';
-import { describeGenerator, packageScript } from './sdk-project.js';
+import { expect, it } from 'vitest';
+import { describeGenerator, fixtureText, packageScript, readmeClusterFetch } from './sdk-project.js';
 
 describeGenerator({
   title: 'openapi-typescript + openapi-fetch, generated from the served document',
   program: 'openapi-fetch-client.ts',
   generate: (dir, documentUrl) => packageScript(dir, 'openapi-typescript/bin/cli.js', [documentUrl, '-o', join(dir, 'schema.d.ts')]),
+});
+
+it("the README's cookie jar (\"Generate a client\") is the one the client programs use", async () => {
+  expect(await readmeClusterFetch()).toBe(await fixtureText('cluster-fetch.ts'));
 });

@@ -91,6 +91,9 @@ export async function readmeClusterFetch(): Promise<string> {
 }
 
 
+/** A fixture's text. */
+export const fixtureText = (name: string): Promise<string> => readFile(join(FIXTURES, name), 'utf8');
+
 export interface Generator {
   /** What the suite is called. */
   title: string;

@@ -44,13 +44,41 @@ export function toAjvSchema(node: unknown, inNameMap = false): unknown {
   return out;
 }
 
+/**
+ * Component schemas the document gives a standard `pattern` (the values' shape, which any validator understands)
+ * and the registry checks with a format of its own from src/domain/codes.ts: membership of a code list, and the
+ * original's messages and order of checks for hashes. In schemas.json the format takes the place of `pattern`
+ * and `maxLength` (a value the format accepts has the shape and the length).
+ */
+export const REGISTRY_FORMATS: Readonly<Record<string, string>> = {
+  CavCode: 'cav-code',
+  UnitCode: 'rec20-unit',
+  CurrencyCode: 'iso4217',
+  RegistrationAgencyCode: 'ora-scheme',
+  Md5: 'md5',
+  DocumentId: 'md5',
+  Md5Hash: 'md5-hash',
+};
+
+/** The component schemas for Ajv, with the registry's formats in place of the patterns of REGISTRY_FORMATS. */
+export function ajvDefinitions(schemas: Record<string, unknown>): Record<string, unknown> {
+  const definitions = toAjvSchema(schemas, true) as Record<string, Record<string, unknown>>;
+  for (const [name, format] of Object.entries(REGISTRY_FORMATS)) {
+    const schema = definitions[name];
+    if (schema === undefined) throw new Error(`REGISTRY_FORMATS names ${name}, which the document does not have`);
+    const { pattern: _pattern, maxLength: _maxLength, ...rest } = schema;
+    definitions[name] = { ...rest, format };
+  }
+  return definitions;
+}
+
 export function schemasDocument(document: OpenAPI3): string {
-  const schemas = document.components?.schemas ?? {};
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
   const json = {
     $comment: NOTE,
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'registry',
-    $defs: toAjvSchema(schemas, true),
+    $defs: ajvDefinitions(schemas),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
 }

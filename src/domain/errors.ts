@@ -4,7 +4,7 @@ import type { components } from '../generated/openapi.js';
 export type ErrorEntry = components['schemas']['ErrorEntry'];
 export type ErrorLocation = ErrorEntry['location'];
 export type ErrorDescription = ErrorEntry['description'];
-export type ErrorFields = components['schemas']['ErrorFields'];
+export type ErrorFieldDescriptions = components['schemas']['ErrorFieldDescriptions'];
 export type ErrorEnvelope = components['schemas']['Error'];
 
 /** A refusal with its HTTP status; thrown anywhere, rendered by plugins/errors.ts. */

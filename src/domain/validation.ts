@@ -20,7 +20,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import schemas from '../generated/schemas.json' with { type: 'json' };
 import { addRegistryFormats, CODE_FORMATS, md5HashProblem } from './codes.js';
 import type { CodeFormat } from './codes.js';
-import type { ErrorDescription, ErrorEntry, ErrorFields } from './errors.js';
+import type { ErrorDescription, ErrorEntry, ErrorFieldDescriptions } from './errors.js';
 import { isJsonObject } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
 import { checkedFields } from './workflow.js';
@@ -252,13 +252,17 @@ class Node {
     if (keys.length > 0 && keys.every((key) => typeof key === 'number')) {
       const elements = keys.sort((a, b) => Number(a) - Number(b)).map((key) => this.children.get(key) as Node);
       if (conversion) return elements[0]?.describe(true) ?? [];
-      return elements.map((element) => (element.messages.length > 0 ? element.messages : element.fields(false)));
+      return elements.map((element) => element.describeElement());
     }
-    return this.fields(conversion);
+    return this.describeChildren(conversion);
   }
 
-  /** The sub-fields' descriptions. A list element is one of these or a list of messages: no asset field is a list of lists. */
-  private fields(conversion: boolean): ErrorFields {
+  /** A failing element of a list, past conversion: its own messages, or its sub-fields' (every list holds objects). */
+  private describeElement(): string[] | ErrorFieldDescriptions {
+    return this.messages.length > 0 ? this.messages : this.describeChildren(false);
+  }
+
+  private describeChildren(conversion: boolean): ErrorFieldDescriptions {
     return Object.fromEntries([...this.children].map(([key, node]) => [String(key), node.describe(conversion)]));
   }
 }

@@ -836,8 +836,8 @@ export interface components {
          *     }
          */
         ListingItem: {
-            id: components["schemas"]["AssetFields"]["id"];
-            dateModified: components["schemas"]["AssetFields"]["dateModified"];
+            id: components["schemas"]["AssetId"];
+            dateModified: components["schemas"]["AssetDateModified"];
         } & WithRequired<components["schemas"]["AssetFields"], "id" | "dateModified">;
         /**
          * Page
@@ -975,12 +975,7 @@ export interface components {
          *     }
          */
         ErrorEntry: {
-            /**
-             * @description The part of the request at fault.
-             * @example body
-             * @enum {string}
-             */
-            location: "body" | "header" | "querystring" | "url" | "cookies" | "method";
+            location: components["schemas"]["ErrorLocation"];
             /**
              * @description The header, query parameter, cookie, path parameter or top-level body field at fault.
              * @example assetCustodian
@@ -989,10 +984,17 @@ export interface components {
             description: components["schemas"]["ErrorDescription"];
         };
         /**
+         * ErrorLocation
+         * @description The part of the request at fault.
+         * @example body
+         * @enum {string}
+         */
+        ErrorLocation: "body" | "header" | "querystring" | "url" | "cookies" | "method";
+        /**
          * ErrorDescription
          * @description What is wrong: a message (a string), a list of messages, or for a nested field an object keyed by sub-field
-         *     (a list of such objects for a list field), with lists of messages at the leaves; `Rogue field` for unknown
-         *     keys.
+         *     (for a list field, a list holding one such object, or the element's own messages, per failing element), with
+         *     lists of messages at the leaves; `Rogue field` for unknown keys.
          * @example [
          *       "This field is required."
          *     ]
@@ -1005,19 +1007,17 @@ export interface components {
          *     }
          * @example Not Found
          */
-        ErrorDescription: string | (string | string[] | components["schemas"]["ErrorFields"])[] | components["schemas"]["ErrorFields"];
+        ErrorDescription: string | (string | string[] | components["schemas"]["ErrorFieldDescriptions"])[] | components["schemas"]["ErrorFieldDescriptions"];
         /**
-         * ErrorFields
-         * @description What is wrong with a nested object, by sub-field.
+         * ErrorFieldDescriptions
+         * @description What is wrong with each sub-field of a nested field, keyed by sub-field.
          * @example {
-         *       "contactPoint": {
-         *         "email": [
-         *           "telephone or email should be present"
-         *         ]
-         *       }
+         *       "email": [
+         *         "telephone or email should be present"
+         *       ]
          *     }
          */
-        ErrorFields: {
+        ErrorFieldDescriptions: {
             [key: string]: components["schemas"]["ErrorDescription"];
         };
         /**
@@ -1036,6 +1036,59 @@ export interface components {
          */
         AssetType: "claimRights";
         /**
+         * AssetMode
+         * @description `test` marks a test asset: it is listed only with `mode=test` or `mode=_all_`, and its titles get the
+         *     prefixes `[ТЕСТУВАННЯ] `, `[TESTING] ` and `[ТЕСТИРОВАНИЕ] `. Set at creation or by admins.
+         * @example test
+         * @enum {string}
+         */
+        AssetMode: "test";
+        /**
+         * AssetId
+         * @description An asset's generated identifier, 32 lowercase hexadecimal characters.
+         * @example 6aa3093c0b00447abefcacf9a11da277
+         */
+        AssetId: string;
+        /**
+         * AssetHumanId
+         * @description An asset's human-facing identifier (`assetID`): the `ASSET_ID_PREFIX`, the creation day in the registry's
+         *     time zone and a six-digit counter of that day starting at 000001, gap-free across the cluster.
+         * @example UA-AR-DGF-2018-01-09-000001
+         */
+        AssetHumanId: string;
+        /**
+         * AssetDate
+         * Format: date-time
+         * @description An asset's `date`, set at creation and again on every status change.
+         * @example 2018-01-09T18:31:03.835865+02:00
+         */
+        AssetDate: string;
+        /**
+         * AssetDateModified
+         * Format: date-time
+         * @description The moment of an asset's last change; unique across the registry, later changes get later values.
+         * @example 2018-01-09T18:31:03.842028+02:00
+         */
+        AssetDateModified: string;
+        /**
+         * AssetOwner
+         * @description Name of the API key holder that created the asset (or received it by a transfer).
+         * @example broker
+         */
+        AssetOwner: string;
+        /**
+         * AssetTitle
+         * @description Name of the asset, in Ukrainian.
+         * @example Земля для космодрому
+         */
+        AssetTitle: string;
+        /**
+         * Quantity
+         * @description Number of units.
+         * @example 5
+         */
+        Quantity: number;
+        /**
          * AssetFields
          * @description Every field an asset may hold, none required. The generated fields (`id`, `assetID`, `date`,
          *     `dateModified`, `owner`, `documents`) are read-only: sent in a request they are checked and ignored. Which
@@ -1046,57 +1099,23 @@ export interface components {
          *     }
          */
         AssetFields: {
+            id?: components["schemas"]["AssetId"];
+            assetID?: components["schemas"]["AssetHumanId"];
+            date?: components["schemas"]["AssetDate"];
+            dateModified?: components["schemas"]["AssetDateModified"];
+            owner?: components["schemas"]["AssetOwner"];
             /**
-             * @description Generated identifier, 32 lowercase hexadecimal characters.
-             * @example 6aa3093c0b00447abefcacf9a11da277
+             * @description The workflow state. Ignored at creation; in a PATCH it asks for a move, and a move the caller may not
+             *     make (an unknown status included) is refused with 403.
              */
-            readonly id?: string;
-            /**
-             * @description Human-facing identifier: the `ASSET_ID_PREFIX`, the creation day in the registry's time zone and a
-             *     six-digit counter of that day starting at 000001, gap-free across the cluster.
-             * @example UA-AR-DGF-2018-01-09-000001
-             */
-            readonly assetID?: string;
-            /**
-             * Format: date-time
-             * @description Set at creation and again on every status change.
-             * @example 2018-01-09T18:31:03.835865+02:00
-             */
-            readonly date?: string;
-            /**
-             * Format: date-time
-             * @description The moment of the last change; unique across the registry, later changes get later values.
-             * @example 2018-01-09T18:31:03.842028+02:00
-             */
-            readonly dateModified?: string;
-            /**
-             * @description Name of the API key holder that created the asset.
-             * @example broker
-             */
-            readonly owner?: string;
-            /**
-             * @description The workflow state (see `AssetStatus`). Ignored at creation; in a PATCH it asks for a move, and a move
-             *     the caller may not make (an unknown status included) is refused with 403.
-             * @example pending
-             */
-            status?: string;
+            status?: components["schemas"]["AssetStatus"];
             /**
              * @description Must be `claimRights`; written at creation only.
              * @example claimRights
              */
             assetType?: string;
-            /**
-             * @description `test` marks a test asset: it is listed only with `mode=test` or `mode=_all_`, and its titles get the
-             *     prefixes `[ТЕСТУВАННЯ] `, `[TESTING] ` and `[ТЕСТИРОВАНИЕ] `. Set at creation or by admins.
-             * @example test
-             * @enum {string}
-             */
-            mode?: "test";
-            /**
-             * @description Name of the asset, in Ukrainian.
-             * @example Земля для космодрому
-             */
-            title?: string;
+            mode?: components["schemas"]["AssetMode"];
+            title?: components["schemas"]["AssetTitle"];
             /**
              * @description Name of the asset, in English.
              * @example Land for a spaceport
@@ -1146,11 +1165,7 @@ export interface components {
             additionalClassifications?: components["schemas"]["AdditionalClassification"][];
             value?: components["schemas"]["Value"];
             unit?: components["schemas"]["Unit"];
-            /**
-             * @description Number of units.
-             * @example 5
-             */
-            quantity?: number;
+            quantity?: components["schemas"]["Quantity"];
             address?: components["schemas"]["Address"];
             location?: components["schemas"]["Location"];
             /**
@@ -1175,12 +1190,10 @@ export interface components {
             debt?: components["schemas"]["Debt"];
             assetCustodian?: components["schemas"]["Organization"];
             /**
-             * Format: md5
              * @description `id` of the lot the asset belongs to, 32 hexadecimal characters. Required while `active`; cleared by the
              *     move from `active` back to `pending`.
-             * @example b5ca6aa850694154b6a5f6db4e65f5da
              */
-            relatedLot?: string;
+            relatedLot?: components["schemas"]["Md5"];
             /**
              * @description The latest version of each document attached to the asset, oldest `dateModified` first; older versions
              *     are on `GET /assets/{asset_id}/documents`. Documents are attached there: `documents` sent in the
@@ -1257,12 +1270,12 @@ export interface components {
          */
         AssetCreate: {
             assetType: components["schemas"]["AssetType"];
-            title: components["schemas"]["AssetFields"]["title"];
-            classification: components["schemas"]["AssetFields"]["classification"];
-            value: components["schemas"]["AssetFields"]["value"];
-            unit: components["schemas"]["AssetFields"]["unit"];
-            quantity: components["schemas"]["AssetFields"]["quantity"];
-            assetCustodian: components["schemas"]["AssetFields"]["assetCustodian"];
+            title: components["schemas"]["AssetTitle"];
+            classification: components["schemas"]["Classification"];
+            value: components["schemas"]["Value"];
+            unit: components["schemas"]["Unit"];
+            quantity: components["schemas"]["Quantity"];
+            assetCustodian: components["schemas"]["Organization"];
         } & (WithRequired<components["schemas"]["AssetFields"], "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & components["schemas"]["RelatedLotWhenActive"]);
         /**
          * AssetPatch
@@ -1389,18 +1402,60 @@ export interface components {
         Asset: {
             status: components["schemas"]["AssetStatus"];
             assetType: components["schemas"]["AssetType"];
-            id: components["schemas"]["AssetFields"]["id"];
-            assetID: components["schemas"]["AssetFields"]["assetID"];
-            date: components["schemas"]["AssetFields"]["date"];
-            dateModified: components["schemas"]["AssetFields"]["dateModified"];
-            owner: components["schemas"]["AssetFields"]["owner"];
-            title: components["schemas"]["AssetFields"]["title"];
-            classification: components["schemas"]["AssetFields"]["classification"];
-            value: components["schemas"]["AssetFields"]["value"];
-            unit: components["schemas"]["AssetFields"]["unit"];
-            quantity: components["schemas"]["AssetFields"]["quantity"];
-            assetCustodian: components["schemas"]["AssetFields"]["assetCustodian"];
+            id: components["schemas"]["AssetId"];
+            assetID: components["schemas"]["AssetHumanId"];
+            date: components["schemas"]["AssetDate"];
+            dateModified: components["schemas"]["AssetDateModified"];
+            owner: components["schemas"]["AssetOwner"];
+            title: components["schemas"]["AssetTitle"];
+            classification: components["schemas"]["Classification"];
+            value: components["schemas"]["Value"];
+            unit: components["schemas"]["Unit"];
+            quantity: components["schemas"]["Quantity"];
+            assetCustodian: components["schemas"]["Organization"];
         } & (WithRequired<components["schemas"]["AssetFields"], "id" | "assetID" | "date" | "dateModified" | "owner" | "status" | "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & WithRequired<components["schemas"]["RelatedLotWhenActive"], "status">);
+        /**
+         * Md5
+         * @description An identifier of 32 hexadecimal characters, either case (as the original registry's MD5 type).
+         * @example b5ca6aa850694154b6a5f6db4e65f5da
+         */
+        Md5: string;
+        /**
+         * CavCode
+         * @description A code of the CAV classifier of assets (2,252 codes such as `39513200-3`). The pattern is the codes'
+         *     shape; the registry also refuses a code that is not in the list.
+         * @example 39513200-3
+         */
+        CavCode: string;
+        /**
+         * UnitCode
+         * @description A UN/CEFACT Recommendation 20 unit code, such as `H87` (piece) or `MTK` (square metre). The pattern is
+         *     the codes' shape; the registry also refuses a code that is not in the list.
+         * @example H87
+         */
+        UnitCode: string;
+        /**
+         * CurrencyCode
+         * @description An ISO 4217 alphabetic currency code, such as `UAH` or `USD`. The pattern is the codes' shape; the
+         *     registry also refuses a code that is not in the list.
+         * @example UAH
+         */
+        CurrencyCode: string;
+        /**
+         * RegistrationAgencyCode
+         * @description An organisation registration agency code from the org-id.guide list (126 codes), such as `UA-EDR` for
+         *     organisations registered in Ukraine. The pattern is the codes' shape; the registry also refuses a code
+         *     that is not in the list.
+         * @example UA-EDR
+         */
+        RegistrationAgencyCode: string;
+        /**
+         * DebtorType
+         * @description Whether the debtor is a person or an organisation.
+         * @example legalPerson
+         * @enum {string}
+         */
+        DebtorType: "naturalPerson" | "legalPerson";
         /**
          * Classification
          * @description The asset's (or item's) primary classification, a code of the CAV classifier.
@@ -1417,12 +1472,7 @@ export interface components {
              * @enum {string}
              */
             scheme: "CAV";
-            /**
-             * Format: cav-code
-             * @description A code of the CAV classifier (the list of 2,252 codes such as `39513200-3`).
-             * @example 39513200-3
-             */
-            id: string;
+            id: components["schemas"]["CavCode"];
             /**
              * @description The code's text.
              * @example Земельні ділянки
@@ -1497,12 +1547,7 @@ export interface components {
          *     }
          */
         Unit: {
-            /**
-             * Format: rec20-unit
-             * @description A UN/CEFACT Recommendation 20 unit code, such as `H87` (piece) or `MTK` (square metre).
-             * @example H87
-             */
-            code: string;
+            code: components["schemas"]["UnitCode"];
             /**
              * @description The unit's name.
              * @example item
@@ -1534,18 +1579,12 @@ export interface components {
              * @example 100
              */
             amount: number;
+            currency: components["schemas"]["CurrencyCode"];
             /**
-             * Format: iso4217
-             * @description An ISO 4217 currency code.
-             * @example UAH
-             */
-            currency: string;
-            /**
-             * @description Whether the amount includes VAT; `true` when not sent.
-             * @default true
+             * @description Whether the amount includes VAT; `true` when not sent (the registry always serves it).
              * @example true
              */
-            valueAddedTaxIncluded: boolean;
+            valueAddedTaxIncluded?: boolean;
         };
         /**
          * Debt
@@ -1576,12 +1615,7 @@ export interface components {
              * @example 2017-08-16T12:30:17.615196+03:00
              */
             dateSigned?: string;
-            /**
-             * @description Whether the debtor is a person or an organisation.
-             * @example legalPerson
-             * @enum {string}
-             */
-            debtorType?: "naturalPerson" | "legalPerson";
+            debtorType?: components["schemas"]["DebtorType"];
             value?: components["schemas"]["DebtValue"];
             debtCurrencyValue?: components["schemas"]["DebtCurrencyValue"];
         };
@@ -1620,12 +1654,8 @@ export interface components {
              * @example 100
              */
             amount: number;
-            /**
-             * Format: iso4217
-             * @description The debt's ISO 4217 currency code.
-             * @example USD
-             */
-            currency: string;
+            /** @description The debt's ISO 4217 currency code. */
+            currency: components["schemas"]["CurrencyCode"];
         };
         /**
          * Item
@@ -1678,11 +1708,7 @@ export interface components {
              */
             additionalClassifications?: components["schemas"]["AdditionalClassification"][];
             unit?: components["schemas"]["Unit"];
-            /**
-             * @description Number of units.
-             * @example 5
-             */
-            quantity?: number;
+            quantity?: components["schemas"]["Quantity"];
             address?: components["schemas"]["Address"];
             location?: components["schemas"]["Location"];
         };
@@ -1744,13 +1770,7 @@ export interface components {
          *     }
          */
         Identifier: {
-            /**
-             * Format: ora-scheme
-             * @description An organisation registration agency code from the org-id.guide list (126 codes), such as `UA-EDR` for
-             *     organisations registered in Ukraine.
-             * @example UA-EDR
-             */
-            scheme: string;
+            scheme: components["schemas"]["RegistrationAgencyCode"];
             /**
              * @description The identifier in that register.
              * @example 00037256
@@ -2063,15 +2083,84 @@ export interface components {
          *     }
          */
         UploadedFile: {
-            url: components["schemas"]["DocumentFields"]["url"];
-            hash: components["schemas"]["DocumentFields"]["hash"];
-            format: components["schemas"]["DocumentFields"]["format"];
+            url: components["schemas"]["DocumentUrl"];
+            hash: components["schemas"]["Md5Hash"];
+            format: components["schemas"]["MediaType"];
             /**
              * @description The file name the file was uploaded with.
              * @example notice.pdf
              */
             title: string;
         };
+        /**
+         * DocumentId
+         * @description A document's identifier, 32 hexadecimal characters; every version of a document has the same.
+         * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
+         */
+        DocumentId: string;
+        /**
+         * DocumentType
+         * @description What kind of document it is: the notice of the loan agreement, technical specifications, an
+         *     illustration, a link to the virtual data room, or a presentation.
+         * @example notice
+         * @enum {string}
+         */
+        DocumentType: "notice" | "technicalSpecifications" | "illustration" | "virtualDataRoom" | "x_presentation";
+        /**
+         * DocumentOf
+         * @description What the document belongs to; `asset` when not sent (the registry always serves it).
+         * @example asset
+         * @enum {string}
+         */
+        DocumentOf: "asset" | "lot";
+        /**
+         * DocumentAuthor
+         * @description Who attached the document (`asset_owner` or `admins`); only they may write new versions of it.
+         * @example asset_owner
+         * @enum {string}
+         */
+        DocumentAuthor: "asset_owner" | "admins";
+        /**
+         * DocumentTitle
+         * @description The document's title, usually its file name.
+         * @example notice.pdf
+         */
+        DocumentTitle: string;
+        /**
+         * DocumentDatePublished
+         * Format: date-time
+         * @description When the document was first attached; the same in every version.
+         * @example 2018-01-09T18:31:04.117321+02:00
+         */
+        DocumentDatePublished: string;
+        /**
+         * DocumentDateModified
+         * Format: date-time
+         * @description When this version of the document was written (a `PATCH` of the description does not change it).
+         * @example 2018-01-09T18:31:04.117321+02:00
+         */
+        DocumentDateModified: string;
+        /**
+         * MediaType
+         * @description The media type of the file, e.g. `application/pdf`.
+         * @example application/pdf
+         */
+        MediaType: string;
+        /**
+         * DocumentUrl
+         * Format: uri
+         * @description Where to download the file: a signed URL of a document service, as `POST /ds/upload` answered it
+         *     (`…/ds/get/<key>?KeyID=…&Signature=…`).
+         * @example http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D
+         */
+        DocumentUrl: string;
+        /**
+         * Md5Hash
+         * @description A file's checksum, `md5:` and 32 hexadecimal characters (the signature of `url` covers it). Other
+         *     algorithms are refused: `Hash type is not supported.`
+         * @example md5:9e107d9d372bb6826bd81d3542a419d6
+         */
+        Md5Hash: string;
         /**
          * DocumentFields
          * @description Every field a document may hold, none required. `id`, `datePublished`, `dateModified` and `author` are
@@ -2082,24 +2171,9 @@ export interface components {
          *     }
          */
         DocumentFields: {
-            /**
-             * Format: md5
-             * @description The document's identifier, 32 hexadecimal characters; every version of a document has the same.
-             * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
-             */
-            readonly id?: string;
-            /**
-             * @description What kind of document it is: the notice of the loan agreement, technical specifications, an
-             *     illustration, a link to the virtual data room, or a presentation.
-             * @example notice
-             * @enum {string}
-             */
-            documentType?: "notice" | "technicalSpecifications" | "illustration" | "virtualDataRoom" | "x_presentation";
-            /**
-             * @description The document's title, usually its file name.
-             * @example notice.pdf
-             */
-            title?: string;
+            id?: components["schemas"]["DocumentId"];
+            documentType?: components["schemas"]["DocumentType"];
+            title?: components["schemas"]["DocumentTitle"];
             /**
              * @description The title in English.
              * @example notice.pdf
@@ -2125,61 +2199,20 @@ export interface components {
              * @example Уведомление о продаже
              */
             description_ru?: string;
-            /**
-             * @description The media type of the file, e.g. `application/pdf`.
-             * @example application/pdf
-             */
-            format?: string;
-            /**
-             * Format: uri
-             * @description Where to download the file: a signed URL of a document service, as `POST /ds/upload` answered it
-             *     (`…/ds/get/<key>?KeyID=…&Signature=…`).
-             * @example http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D
-             */
-            url?: string;
-            /**
-             * Format: md5-hash
-             * @description The file's checksum, `md5:` and 32 hexadecimal characters (the signature of `url` covers it). Other
-             *     algorithms are refused: `Hash type is not supported.`
-             * @example md5:9e107d9d372bb6826bd81d3542a419d6
-             */
-            hash?: string;
-            /**
-             * Format: date-time
-             * @description When the document was first attached; the same in every version.
-             * @example 2018-01-09T18:31:04.117321+02:00
-             */
-            readonly datePublished?: string;
-            /**
-             * Format: date-time
-             * @description When this version was written (a `PATCH` of the description does not change it).
-             * @example 2018-01-09T18:31:04.117321+02:00
-             */
-            readonly dateModified?: string;
+            format?: components["schemas"]["MediaType"];
+            url?: components["schemas"]["DocumentUrl"];
+            hash?: components["schemas"]["Md5Hash"];
+            datePublished?: components["schemas"]["DocumentDatePublished"];
+            dateModified?: components["schemas"]["DocumentDateModified"];
             /**
              * @description ISO 639-1 or BCP 47 language tag of the text.
              * @example uk
              */
             language?: string;
-            /**
-             * @description What the document belongs to; `asset` when not sent.
-             * @default asset
-             * @example asset
-             * @enum {string}
-             */
-            documentOf: "asset" | "lot";
-            /**
-             * Format: md5
-             * @description Identifier of the related lot or item, 32 hexadecimal characters.
-             * @example b5ca6aa850694154b6a5f6db4e65f5da
-             */
-            relatedItem?: string;
-            /**
-             * @description Who attached the document (`asset_owner` or `admins`); only they may write new versions of it.
-             * @example asset_owner
-             * @enum {string}
-             */
-            readonly author?: "asset_owner" | "admins";
+            documentOf?: components["schemas"]["DocumentOf"];
+            /** @description Identifier of the related lot or item, 32 hexadecimal characters. */
+            relatedItem?: components["schemas"]["Md5"];
+            author?: components["schemas"]["DocumentAuthor"];
         };
         /**
          * DocumentInput
@@ -2202,7 +2235,12 @@ export interface components {
          *       "hash": "md5:9e107d9d372bb6826bd81d3542a419d6"
          *     }
          */
-        DocumentCreate: WithRequired<components["schemas"]["DocumentFields"], "title" | "format" | "url" | "hash">;
+        DocumentCreate: {
+            title: components["schemas"]["DocumentTitle"];
+            format: components["schemas"]["MediaType"];
+            url: components["schemas"]["DocumentUrl"];
+            hash: components["schemas"]["Md5Hash"];
+        } & WithRequired<components["schemas"]["DocumentFields"], "title" | "format" | "url" | "hash">;
         /**
          * Document
          * @description One version of a document attached to the asset, as the registry serves it.
@@ -2219,7 +2257,17 @@ export interface components {
          *       "author": "asset_owner"
          *     }
          */
-        Document: WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
+        Document: {
+            id: components["schemas"]["DocumentId"];
+            title: components["schemas"]["DocumentTitle"];
+            format: components["schemas"]["MediaType"];
+            url: components["schemas"]["DocumentUrl"];
+            hash: components["schemas"]["Md5Hash"];
+            datePublished: components["schemas"]["DocumentDatePublished"];
+            dateModified: components["schemas"]["DocumentDateModified"];
+            documentOf: components["schemas"]["DocumentOf"];
+            author: components["schemas"]["DocumentAuthor"];
+        } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
         /**
          * DocumentWithVersions
          * @description The latest version of a document, with `previousVersions` once it has more than one.
@@ -2236,6 +2284,15 @@ export interface components {
          *     }
          */
         DocumentWithVersions: {
+            id: components["schemas"]["DocumentId"];
+            title: components["schemas"]["DocumentTitle"];
+            format: components["schemas"]["MediaType"];
+            url: components["schemas"]["DocumentUrl"];
+            hash: components["schemas"]["Md5Hash"];
+            datePublished: components["schemas"]["DocumentDatePublished"];
+            dateModified: components["schemas"]["DocumentDateModified"];
+            documentOf: components["schemas"]["DocumentOf"];
+            author: components["schemas"]["DocumentAuthor"];
             /**
              * @description The document's older versions, oldest first; absent while it has only one.
              * @example [

@@ -86,8 +86,11 @@ beforeAll(async () => {
   statusesConforming();
 }, 120_000);
 
-afterAll(() => {
-  prism?.kill();
+afterAll(async () => {
+  if (!prism || prism.exitCode !== null) return;
+  const exited = new Promise((resolve) => prism!.once('exit', resolve));
+  prism.kill();
+  await exited;
 });
 
 interface Violation {

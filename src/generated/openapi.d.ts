@@ -884,6 +884,13 @@ export interface components {
          */
         ChangeStream: string;
         /**
+         * JsonpCall
+         * @description An answer wrapped for `opt_jsonp`: `/**\/<callback>(<json>);`, where `<json>` is the same object the
+         *     `application/json` answer of this status holds.
+         * @example /**\/callback({"data": {"id": "6aa3093c0b00447abefcacf9a11da277"}});
+         */
+        JsonpCall: string;
+        /**
          * Health
          * @description The registry and its store are serving.
          * @example {
@@ -2571,13 +2578,18 @@ export interface components {
             };
         };
         /**
-         * @description The cluster cookie is missing (on a write), names another node or a restarted node, or fails its
-         *     signature. The response sets a fresh cookie; repeat the request with it. Nothing was done.
+         * @description The cluster cookie is missing (on a POST, PUT or PATCH), names another node or a restarted node, or fails
+         *     its signature. Nothing was done. `Set-Cookie` holds a fresh cookie: repeat the request with this cookie.
          */
         PreconditionFailed: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
-                "Set-Cookie": components["headers"]["Set-Cookie"];
+                /**
+                 * @description `SERVER_ID=<signed node name>; Path=/; HttpOnly; SameSite=Lax`, the fresh cluster cookie: repeat the
+                 *     request with this cookie (`Cookie: SERVER_ID=<value>`), and send it on every later request.
+                 * @example SERVER_ID=node-1.1764069000000.kJ2b7w; Path=/; HttpOnly; SameSite=Lax
+                 */
+                "Set-Cookie": string;
                 [name: string]: unknown;
             };
             content: {
@@ -2975,19 +2987,14 @@ export interface components {
          */
         RequestId: string;
         /**
-         * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-         *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-         *     node or failing its signature is 412.
+         * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+         *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+         *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+         *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+         *     signature is answered the same way on any method.
          * @example node-1.1764069000000.kJ2b7w
          */
         ServerIdCookie: string;
-        /**
-         * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-         *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-         *     done.
-         * @example node-1.1764069000000.kJ2b7w
-         */
-        ServerIdCookieRequired: string;
         /**
          * @description The document's `id`, 32 lowercase hexadecimal characters.
          * @example 9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a
@@ -3023,7 +3030,7 @@ export interface components {
         "X-Request-ID": string;
         /**
          * @description `SERVER_ID=<signed node name>; Path=/`: sent when the request had no valid cluster cookie. Send it back on
-         *     every later request, and always on POST and PATCH.
+         *     every later request, and always on POST, PUT and PATCH.
          * @example SERVER_ID=node-1.1764069000000.kJ2b7w; Path=/; HttpOnly; SameSite=Lax
          */
         "Set-Cookie": string;
@@ -3087,9 +3094,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3106,7 +3115,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListingPage"];
-                    "application/javascript": components["schemas"]["ListingPage"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3141,14 +3150,16 @@ export interface operations {
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description The new asset in `data`; `options` beside it wins over the `opt_*` query parameters. */
@@ -3171,7 +3182,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetCreated"];
-                    "application/javascript": components["schemas"]["AssetCreated"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3225,9 +3236,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3291,9 +3304,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3310,7 +3325,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3361,14 +3376,16 @@ export interface operations {
                  */
                 asset_id: components["parameters"]["AssetIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description Any subset of the asset's fields in `data`. */
@@ -3386,7 +3403,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3433,14 +3450,16 @@ export interface operations {
                  */
                 asset_id: components["parameters"]["AssetIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description The transfer to apply and the asset's transfer token, in `data`. */
@@ -3458,7 +3477,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["AssetResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3499,14 +3518,16 @@ export interface operations {
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description An object `data`, usually empty; whatever it holds is ignored. */
@@ -3529,7 +3550,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransferCreated"];
-                    "application/javascript": components["schemas"]["TransferCreated"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3576,9 +3597,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3595,7 +3618,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransferResponse"];
-                    "application/javascript": components["schemas"]["TransferResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3645,9 +3668,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3664,7 +3689,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentList"];
-                    "application/javascript": components["schemas"]["DocumentList"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3715,14 +3740,16 @@ export interface operations {
                  */
                 asset_id: components["parameters"]["AssetIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description The document in `data`; `access` and `options` may sit beside it. */
@@ -3745,7 +3772,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3799,9 +3826,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -3818,7 +3847,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentVersionsResponse"];
-                    "application/javascript": components["schemas"]["DocumentVersionsResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3874,14 +3903,16 @@ export interface operations {
                  */
                 document_id: components["parameters"]["DocumentIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description The new version in `data`; `access` and `options` may sit beside it. */
@@ -3899,7 +3930,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3961,14 +3992,16 @@ export interface operations {
                  */
                 document_id: components["parameters"]["DocumentIdPath"];
             };
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description Any subset of the document's fields in `data`. */
@@ -3986,7 +4019,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["DocumentResponse"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4014,14 +4047,16 @@ export interface operations {
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
-            cookie: {
+            cookie?: {
                 /**
-                 * @description The cluster cookie, obtained from any earlier GET. Required on writes: without it, or when it names
-                 *     another node, a restarted node or fails its signature, the answer is 412 with a fresh cookie and nothing is
-                 *     done.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
-                SERVER_ID: components["parameters"]["ServerIdCookieRequired"];
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
         };
         /** @description One part `file` with a file name; its content type becomes `format`. */
@@ -4088,9 +4123,11 @@ export interface operations {
             };
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -4142,9 +4179,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -4181,9 +4220,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
@@ -4221,9 +4262,11 @@ export interface operations {
             path?: never;
             cookie?: {
                 /**
-                 * @description The cluster cookie set by an earlier response, naming the node that issued it (signed). Optional on GET:
-                 *     without it the request is served and the response sets one. A cookie naming another node, a restarted
-                 *     node or failing its signature is 412.
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
                  * @example node-1.1764069000000.kJ2b7w
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];

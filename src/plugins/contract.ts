@@ -36,7 +36,8 @@ type Node = Record<string, unknown>;
 
 export const openApiDocument: Node = document as Node;
 
-function escapePointer(segment: string): string {
+/** A JSON pointer segment (`~` → `~0`, `/` → `~1`). */
+export function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

@@ -12,7 +12,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { addRegistryFormats } from '../domain/codes.js';
 import { ApiError, envelope } from '../domain/errors.js';
 import { JSON_TYPE } from './errors.js';
-import { OPERATIONS, openApiDocument, resolve, type Operation } from './contract.js';
+import { escapePointer, OPERATIONS, openApiDocument, resolve, type Operation } from './contract.js';
 
 const DOCUMENT_ID = 'registry-openapi';
 
@@ -98,8 +98,14 @@ function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   if (mediaType === undefined) return `content type ${type} is not declared for ${operation.operationId} ${key}`;
   // A streamed body (a file of the document service) is not read here; its type was checked above.
   if (text === undefined || content[mediaType]?.schema === undefined) return undefined;
-  const schemaPointer = `${pointer}/content/${mediaType.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
-  if (mediaType === 'application/javascript') return checkBody(validatorAt(schemaPointer), unwrapJsonp(text), 'JSONP body');
+  const schemaPointer = `${pointer}/content/${escapePointer(mediaType)}/schema`;
+  if (mediaType === 'application/javascript') {
+    // JSONP is declared as a string (the call); the JSON inside it is the `application/json` answer's.
+    const call = checkBody(validatorAt(schemaPointer), text, 'JSONP body');
+    if (call !== undefined) return call;
+    if (content['application/json']?.schema === undefined) return `${operation.operationId} ${key} declares JSONP without a JSON answer`;
+    return checkBody(validatorAt(`${pointer}/content/application~1json/schema`), unwrapJsonp(text), 'JSON inside the JSONP body');
+  }
   if (mediaType !== 'application/json') return checkBody(validatorAt(schemaPointer), text, 'body');
   if (type !== JSON_TYPE) return `JSON reply of type ${type} instead of ${JSON_TYPE}`;
   return checkBody(validatorAt(schemaPointer), JSON.parse(text), 'body');

@@ -43,9 +43,19 @@ describe('reply validation', () => {
     expect(response.json.errors[0].description).toMatch(/broke the OpenAPI document: body does not match the document/);
   });
 
-  it('leaves replies that keep the document alone', async () => {
+  it('checks the JSON inside a JSONP answer against the JSON answer of the same status', async () => {
+    const response = await checked.anonymous.get(`/api/0.1/assets/${ID}?opt_jsonp=callback`);
+    expect(response.status).toBe(500);
+    expect(response.json.errors[0].description).toMatch(/broke the OpenAPI document: JSON inside the JSONP body does not match/);
+  });
+
+  it('leaves replies that keep the document alone, JSONP included', async () => {
     const response = await checked.anonymous.get('/api/0.1/assets');
     expect(response.status).toBe(200);
+    const jsonp = await checked.anonymous.get('/api/0.1/assets?opt_jsonp=callback');
+    expect(jsonp.status).toBe(200);
+    expect(jsonp.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(jsonp.text).toMatch(/^\/\*\*\/callback\(\{"data":/);
   });
 
   it('is off unless the setting asks for it', async () => {

@@ -40,10 +40,12 @@ export interface Output {
 /** Runs a command in `cwd`; a non-zero exit is an error whose message holds the command's output. */
 async function command(cwd: string, file: string, args: string[], env: Record<string, string> = {}): Promise<Output> {
   try {
-    return await run(file, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 });
+    // Stopped before the test's own time runs out, so that a hang fails with what the command printed.
+    return await run(file, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 100_000 });
   } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${[file, ...args].join(' ')} failed:\n${stdout}${stderr}`);
+    const { stdout = '', stderr = '', signal } = error as { stdout?: string; stderr?: string; signal?: string | null };
+    const how = signal ? `was stopped (${signal})` : 'failed';
+    throw new Error(`${[file, ...args].join(' ')} ${how}:\n${stdout}${stderr}`);
   }
 }
 
@@ -117,7 +119,7 @@ export function describeGenerator(generator: Generator): void {
     beforeAll(async () => {
       dir = await clientProject(scratch, 'sdk-client-', [generator.program, 'cluster-fetch.ts']);
       await generator.generate(dir, `${server.url}/api/0.1/openapi.json`);
-    }, 60_000);
+    }, 120_000);
 
     it('the generated code and the client program pass tsc --strict', async () => {
       await expect(typecheck(dir)).resolves.toMatchObject({ stdout: '' });
@@ -136,6 +138,6 @@ export function describeGenerator(generator: Generator): void {
       expect(seen.read).toMatchObject({ id: seen.created.id, status: 'pending', title: seen.sent.data.title });
       expect(seen.listed).toEqual({ id: seen.created.id, dateModified: seen.read.dateModified });
       expect(seen.pages).toBe(2);
-    }, 60_000);
+    }, 120_000);
   });
 }

@@ -23,8 +23,10 @@ function member(list: ReadonlySet<string>): (value: string) => boolean {
 }
 
 /**
- * The string formats the OpenAPI document uses beyond the standard ones. Each comes with the message a client
- * gets when a value is not in the list (one clear sentence rather than thousands of codes).
+ * The registry's own string formats for the code lists. The OpenAPI document gives these fields standard patterns
+ * (the codes' shape); in src/generated/schemas.json the formats take their place (scripts/generate.ts,
+ * REGISTRY_FORMATS). Each comes with the message a client gets when a value is not in the list (one clear
+ * sentence rather than thousands of codes).
  */
 export const CODE_FORMATS = {
   'cav-code': {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { toAjvSchema, withSettingsTable } from '../../scripts/generate.js';
+import { ajvDefinitions, REGISTRY_FORMATS, toAjvSchema, withSettingsTable } from '../../scripts/generate.js';
 import { settingsTable } from '../../src/config.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -52,5 +52,15 @@ describe('scripts/generate.ts', () => {
       },
       examples: [{ 'x-name': 'kept', $ref: 'data, not a reference' }],
     });
+  });
+
+  it("ajvDefinitions gives the registry's validators its own formats where the document has standard patterns", () => {
+    const shaped = { type: 'string', pattern: '^[A-Z]{3}$', maxLength: 3, description: 'A currency code.' };
+    const schemas = Object.fromEntries(Object.keys(REGISTRY_FORMATS).map((name) => [name, shaped]));
+    const definitions = ajvDefinitions({ ...schemas, Other: shaped });
+    expect(definitions.CurrencyCode).toEqual({ type: 'string', description: 'A currency code.', format: 'iso4217' });
+    expect(definitions.Md5Hash).toMatchObject({ format: 'md5-hash' });
+    expect(definitions.Other).toEqual(shaped);
+    expect(() => ajvDefinitions({ Other: shaped })).toThrow(/names CavCode/);
   });
 });

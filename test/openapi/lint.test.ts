@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { toAjvSchema } from '../../scripts/generate.js';
+import served from '../../src/generated/openapi.json' with { type: 'json' };
 import { responseValidator } from '../../src/domain/validation.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,6 +34,28 @@ describe('openapi/openapi.yaml', () => {
     expect(report.problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 120_000);
+
+  it('passes Spectral with the rules of .spectral.yaml (spectral:oas and the OWASP ruleset): no finding at all', async () => {
+    const ruleset = parse(readFileSync(`${ROOT}.spectral.yaml`, 'utf8')) as { extends: string[] };
+    expect(ruleset.extends).toEqual(['spectral:oas', '@stoplight/spectral-owasp-ruleset']);
+    const args = ['lint', 'openapi/openapi.yaml', '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet', '--fail-severity', 'hint'];
+    const { stdout } = await run(`${ROOT}node_modules/.bin/spectral`, args, { cwd: ROOT }).catch((error: { stdout: string }) => error);
+    const findings = JSON.parse(stdout) as { code: string; message: string; path: string[] }[];
+    expect(findings.map(({ code, message, path }) => `${code} at ${path.join('.')}: ${message}`)).toEqual([]);
+  }, 120_000);
+
+  it("compiles in a contract tester's Ajv (strict, standard formats of ajv-formats only), and each schema example validates", () => {
+    const ajv = new Ajv2020({ strict: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: 'served', $defs: toAjvSchema(served.components.schemas, true) });
+    for (const [name, schema] of Object.entries<Schema>(served.components.schemas)) {
+      const validate = ajv.getSchema(`served#/$defs/${name}`);
+      expect(validate, name).toBeDefined();
+      for (const example of (schema.examples as unknown[] | undefined) ?? []) {
+        expect(validate?.(example), `${name}: ${JSON.stringify(validate?.errors)}`).toBe(true);
+      }
+    }
+  });
 
   it('describes every component schema and property, with an example', () => {
     const schemas: [string, Schema][] = [];

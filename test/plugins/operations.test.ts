@@ -12,7 +12,7 @@ import type { AssetStore } from '../../src/store/types.js';
 import { useServer } from '../helpers/server.js';
 
 const server = useServer();
-const { anonymous, broker } = server;
+const { admin, anonymous, broker } = server;
 
 describe('the operation map', () => {
   const settings = {
@@ -65,6 +65,36 @@ describe('405 from the document paths', () => {
       expect(response.headers.allow).toBe(allow.join(', '));
     }
   });
+});
+
+/** Every query, header and path parameter of the document with a length limit, per operation. */
+const LIMITED = OPERATIONS.flatMap((operation) =>
+  operation.parameters
+    .filter((parameter) => parameter.in !== 'cookie' && typeof parameter.schema?.maxLength === 'number')
+    .map((parameter) => ({ operation, parameter, maxLength: parameter.schema?.maxLength as number })),
+);
+
+describe('every length limit the document declares on a parameter is the server\'s', () => {
+  it('the document declares limits in every place: query, header and path', () => {
+    expect(new Set(LIMITED.map(({ parameter }) => parameter.in))).toEqual(new Set(['query', 'header', 'path']));
+  });
+
+  it.each(LIMITED.map((entry) => [`${entry.operation.operationId} ${entry.parameter.in} ${entry.parameter.name}`, entry] as const))(
+    '%s: one character over the limit is 400 at its place and name',
+    async (_name, { operation, parameter, maxLength }) => {
+      const tooLong = 'a'.repeat(maxLength + 1);
+      const id = '0123456789abcdef0123456789abcdef';
+      const path = operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => (name === parameter.name ? tooLong : id));
+      const query = parameter.in === 'query' ? `?${parameter.name}=${tooLong}` : '';
+      const headers = parameter.in === 'header' ? { [parameter.name.toLowerCase()]: tooLong } : {};
+      const json = operation.requestTypes.includes('application/json') ? { data: {} } : undefined;
+      const response = await admin.request(operation.method, `${API_PREFIX}${path}${query}`, { headers, json });
+      expect(response.status).toBe(400);
+      const place = { query: 'querystring', header: 'header', path: 'url' }[parameter.in as 'query' | 'header' | 'path'];
+      const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
+      expect(response.json).toMatchObject({ status: 'error', errors: [{ location: place, name }] });
+    },
+  );
 });
 
 describe('parameters checked by the route schemas from the document', () => {

@@ -241,7 +241,13 @@ describe('rate limit in the registry (real server over HTTP)', () => {
 
   it('answers 429 with the envelope, charset, nosniff and Retry-After, before the API key check', async () => {
     const client = server.client({ autoCookie: false });
-    for (let i = 0; i < 3; i++) expect((await client.get('/api/0.1/assets')).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const res = await client.get('/api/0.1/assets');
+      expect(res.status).toBe(200);
+      // The headers the document declares on every answer counted against the limit.
+      expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': String(2 - i) });
+      expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+    }
     const res = await client.get('/api/0.1/assets');
     expect(res.status).toBe(429);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');

@@ -7,6 +7,8 @@
  * - The page's Content-Security-Policy allows the registry itself only, so a browser refuses any other host.
  * - swagger-ui names hosts in its bundle (namespaces, links, examples): each is listed below with the reason it is
  *   not loaded when the page is viewed; a host not on the list (a package update) fails the test until checked.
+ * - The document the page renders makes it load nothing either: no `$ref` outside it, no image or embedded HTML in
+ *   its Markdown, no logo extension; the hosts it names are example values, listed below as well.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../helpers/server.js';
@@ -36,6 +38,36 @@ const NOT_LOADED: Record<string, string> = {
   base: 'a made-up base URL for sanitising links',
   'validator.swagger.io': "the online validator badge's default address, turned off by start.js (validatorUrl: null)",
 };
+
+/** Hosts named in the served document, all in text the page shows and never loads. */
+const DOCUMENT_HOSTS: Record<string, string> = {
+  '127.0.0.1': 'the address of a registry started with `npm start`, in examples and in the description of `servers`',
+  'www.dus.gov.ua': "example value of an organisation's `uri`",
+  'example.org': "example value of a classification's `uri`",
+};
+
+/** What would make swagger-ui load from the document's content: Markdown images, embedded HTML, logo extensions. */
+const LOADING_MARKUP = /!\[[^\]]*\]\(|<\s*(?:img|script|iframe|link|object|embed|video|audio|source)\b|url\(/i;
+
+/** Every string of a JSON value with the key it sits under (the parent's key for list elements). */
+function* strings(value: unknown, key = ''): Generator<[key: string, text: string]> {
+  if (typeof value === 'string') yield [key, value];
+  else if (Array.isArray(value)) for (const element of value) yield* strings(element, key);
+  else if (value !== null && typeof value === 'object') {
+    for (const [name, inner] of Object.entries(value)) yield* strings(inner, name);
+  }
+}
+
+/** Every key of a JSON value, nested ones too. */
+function* keys(value: unknown): Generator<string> {
+  if (Array.isArray(value)) for (const element of value) yield* keys(element);
+  else if (value !== null && typeof value === 'object') {
+    for (const [name, inner] of Object.entries(value)) {
+      yield name;
+      yield* keys(inner);
+    }
+  }
+}
 
 /** What a browser loads from: attributes of the page, and the references of a style sheet. */
 const PAGE_REFERENCE = /\s(?:src|href)\s*=\s*"([^"]*)"/gi;
@@ -149,6 +181,22 @@ describe('the documentation page (swagger-ui-dist, served by the registry)', () 
       }
     }
     expect([...unexplained]).toEqual([]);
+  });
+
+  it('the document the page renders makes it load nothing: local $refs only, no images or HTML, example hosts only', async () => {
+    const document: unknown = await (await fetch(`${server.url}/api/0.1/openapi.json`)).json();
+    const external: string[] = [];
+    const markup: string[] = [];
+    const unexplained = new Set<string>();
+    for (const [key, text] of strings(document)) {
+      if (key === '$ref' && !text.startsWith('#/')) external.push(text);
+      if (LOADING_MARKUP.test(text)) markup.push(`${key}: ${text.slice(0, 120)}`);
+      for (const m of text.matchAll(HOST)) if (!(m[1]! in DOCUMENT_HOSTS)) unexplained.add(`${m[1]} (under ${key})`);
+    }
+    expect(external, '$refs out of the document').toEqual([]);
+    expect(markup, 'Markdown or HTML that loads').toEqual([]);
+    expect([...unexplained]).toEqual([]);
+    expect([...keys(document)].filter((key) => /logo/i.test(key))).toEqual([]);
   });
 
   it("serves only the page's files of the package", async () => {

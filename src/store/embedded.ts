@@ -214,7 +214,31 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   // Checkpoints sync the database file too: they run in a worker thread (checkpointer.ts), not inside a COMMIT.
   writer.pragma('wal_autocheckpoint = 0');
   const wal = openSync(`${file}-wal`, 'r');
-  const syncWal = (): Promise<void> => new Promise((resolve, reject) => fsync(wal, (error) => (error ? reject(error) : resolve())));
+  /**
+   * Resolves once a sync of the WAL that began after the call has ended: everything committed before the call is
+   * then on the disk. One sync at a time; the commits made while one runs share the next, as they would share a
+   * COMMIT's sync under FULL (a sync each would only queue up at the disk).
+   */
+  let syncRunning: Promise<void> | undefined;
+  let syncQueued: Promise<void> | undefined;
+  const startSync = (): Promise<void> =>
+    new Promise((resolve, reject) =>
+      fsync(wal, (error) => {
+        syncRunning = undefined;
+        if (error) reject(error);
+        else resolve();
+      }),
+    );
+  function syncWal(): Promise<void> {
+    if (syncRunning === undefined) return (syncRunning = startSync());
+    syncQueued ??= syncRunning
+      .catch(() => undefined)
+      .then(() => {
+        syncQueued = undefined;
+        return syncWal();
+      });
+    return syncQueued;
+  }
   const checkpointer = startCheckpointer(file);
   // Random ids spread inserts over the primary-key tree; a larger page cache keeps bulk seeding fast.
   writer.pragma('cache_size = -65536');

@@ -10,6 +10,8 @@ export interface JsonObject {
  * (the read path, domain/listing.ts, stores' `getText`).
  */
 export type JsonText<T> = string & { readonly jsonOf?: T };
+/** The same as UTF-8 bytes (as a store hands them out). */
+export type JsonBytes<T> = Buffer & { readonly jsonOf?: T };
 
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

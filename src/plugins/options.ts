@@ -77,10 +77,13 @@ async function options(app: FastifyInstance): Promise<void> {
 
   // One hook for both options, on the text as it leaves: bodies served as stored text never meet a serialiser.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.responseOptions?.pretty && succeeded(reply) && typeof payload === 'string' && isJson(reply)) {
+    const options = request.responseOptions;
+    // Bodies served as stored bytes become text only when an option has to rewrite them.
+    if ((options?.pretty || options?.jsonp !== undefined) && Buffer.isBuffer(payload) && isJson(reply)) payload = payload.toString('utf8');
+    if (options?.pretty && succeeded(reply) && typeof payload === 'string' && isJson(reply)) {
       payload = toJson(JSON.parse(payload), { pretty: true });
     }
-    const callback = request.responseOptions?.jsonp;
+    const callback = options?.jsonp;
     if (callback !== undefined && succeeded(reply) && typeof payload === 'string') {
       reply.header('content-type', 'application/javascript; charset=utf-8');
       // The comment prefix defeats content sniffing attacks on JSONP endpoints; U+2028/9 are not valid in older JS.

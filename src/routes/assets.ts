@@ -4,6 +4,10 @@ import type { AssetService } from '../services/assets.js';
 import { callerOf, notModified, origin, sendJsonText } from './http.js';
 import type { OperationHandlers, Reply } from './types.js';
 
+/** `{"data":` … `}` around an asset's stored bytes. */
+const DATA_OPENING = Buffer.from('{"data":');
+const DATA_CLOSING = Buffer.from('}');
+
 /** The path of the collection, as this request reached it (the document's prefix included). */
 function collectionPath(request: FastifyRequest): string {
   return request.routeOptions.url?.replace(/\/:asset_id$/, '') ?? '';
@@ -23,9 +27,9 @@ export function assetHandlers(assets: AssetService): Pick<OperationHandlers, 'li
     },
 
     async getAsset(request, reply) {
-      const { text, modified } = await assets.read(request.params.asset_id);
+      const { bytes, modified } = await assets.read(request.params.asset_id);
       if (notModified(request, reply, modified)) return reply;
-      return sendJsonText<Reply<'getAsset', 200>>(reply, `{"data":${text}}`);
+      return sendJsonText<Reply<'getAsset', 200>>(reply, Buffer.concat([DATA_OPENING, bytes, DATA_CLOSING]));
     },
 
     async patchAsset(request) {

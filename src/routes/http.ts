@@ -1,7 +1,7 @@
 /** What several handlers read from a request the same way. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import { isJsonObject, type JsonText } from '../domain/json.js';
+import { isJsonObject, type JsonBytes, type JsonText } from '../domain/json.js';
 import { JSON_TYPE } from '../plugins/errors.js';
 import type { Caller } from '../services/assets.js';
 
@@ -20,7 +20,7 @@ export function callerOf(request: FastifyRequest): Caller {
 }
 
 /** Sends JSON text as it is: no serialiser runs (the options plugin still indents or wraps it when asked). */
-export function sendJsonText<T>(reply: FastifyReply, text: JsonText<T>): FastifyReply {
+export function sendJsonText<T>(reply: FastifyReply, text: JsonText<T> | JsonBytes<T>): FastifyReply {
   return reply.type(JSON_TYPE).send(text);
 }
 

@@ -7,7 +7,7 @@ import type { components } from '../generated/openapi.js';
 import type { AssetRecord, AssetStore, AssetText } from '../store/types.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
-import type { JsonObject, JsonText } from '../domain/json.js';
+import type { JsonBytes, JsonObject, JsonText } from '../domain/json.js';
 import { formatDate, nowMicros } from '../domain/dates.js';
 import { formatAssetId, hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
 import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
@@ -75,7 +75,7 @@ export class AssetService {
   }
 
   /** The asset's stored text, served as it is, and its version (the ETag). */
-  async read(id: string): Promise<AssetText & { text: JsonText<Asset> }> {
+  async read(id: string): Promise<AssetText & { bytes: JsonBytes<Asset> }> {
     const asset = await this.store.getText(id);
     if (asset === undefined) throw refusals.notFound('asset_id');
     return asset;

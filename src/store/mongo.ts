@@ -677,7 +677,7 @@ class MongoStore implements AssetStore {
   /** The document arrives as BSON: its text is written here (`toJson`, the wire format). */
   async getText(id: string): Promise<AssetText | undefined> {
     const doc = await this.assets.findOne({ _id: id }, { projection: { asset: 1, modified: 1 } });
-    return doc ? { text: toJson(doc.asset), modified: Number(doc.modified) } : undefined;
+    return doc ? { bytes: Buffer.from(toJson(doc.asset)), modified: Number(doc.modified) } : undefined;
   }
 
   /** The tail of each asset's queue of updates from this node. */

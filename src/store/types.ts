@@ -72,9 +72,12 @@ export interface ListQuery {
   fields: readonly string[];
 }
 
-/** An asset's JSON text exactly as served (the wire format, fixed when it was written) and its `modified`. */
+/**
+ * An asset's JSON text exactly as served (the wire format, fixed when it was written), as UTF-8 bytes: what
+ * goes on the wire, never decoded into a string on the way. And its `modified`.
+ */
 export interface AssetText {
-  text: string;
+  bytes: Buffer;
   /** The version of the text: a reader that holds it may skip the body (ETag). */
   modified: number;
 }
@@ -125,7 +128,7 @@ export interface AssetStore {
    */
   create(build: (stamp: CreateStamp) => RecordDraft): Promise<AssetRecord>;
   get(id: string): Promise<AssetRecord | undefined>;
-  /** The asset's served JSON text, without parsing it: the read path of `GET /assets/{id}`. */
+  /** The asset's served JSON text, without parsing or decoding it: the read path of `GET /assets/{id}`. */
   getText(id: string): Promise<AssetText | undefined>;
   /**
    * Replaces the record if its `rev` is still `expectedRev`; `build` gets a fresh stamp inside the write (a store

@@ -137,13 +137,13 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         });
         const served = await store.getText(record.id);
         expect(served?.modified).toBe(record.modified);
-        expect(served?.text).toContain('"value":{"amount":100.0,"currency":"UAH"}');
-        expect(JSON.parse(served!.text)).toEqual(record.asset);
+        expect(served?.bytes.toString()).toContain('"value":{"amount":100.0,"currency":"UAH"}');
+        expect(JSON.parse(served!.bytes.toString())).toEqual(record.asset);
         const updated = await store.update(record.id, 1, (stamp) => draftAt(stamp, { id: record.id, title: 'renamed' }));
         if (updated === 'conflict') throw new Error('unexpected conflict');
         const after = await store.getText(record.id);
         expect(after?.modified).toBe(updated.modified);
-        expect(JSON.parse(after!.text)).toEqual(updated.asset);
+        expect(JSON.parse(after!.bytes.toString())).toEqual(updated.asset);
       });
 
       it('keeps the document exactly, nested values and Unicode included', async () => {
@@ -164,7 +164,7 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         const read = await store.get(record.id);
         const internal = INTERNAL_FIELDS.filter((field) => field !== '_id');
         const [listed] = await store.list(query({ fields: internal }));
-        const text = JSON.parse((await store.getText(record.id))!.text) as object;
+        const text = JSON.parse((await store.getText(record.id))!.bytes.toString()) as object;
         for (const asset of [record.asset, read!.asset, text]) {
           for (const field of INTERNAL_FIELDS) expect(asset).not.toHaveProperty(field);
         }
@@ -252,7 +252,7 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         expect(read?.asset).not.toHaveProperty('documentHistory');
         const [listed] = await store.list(query({ fields: ['documentHistory'] }));
         expect(listed!.fields).toEqual([undefined]);
-        expect(JSON.parse((await store.getText(record.id))!.text)).not.toHaveProperty('documentHistory');
+        expect(JSON.parse((await store.getText(record.id))!.bytes.toString())).not.toHaveProperty('documentHistory');
         // Each write says what the record keeps.
         const cleared = await store.update(record.id, 2, (stamp) => draftAt(stamp, { id: record.id }));
         if (cleared === 'conflict') throw new Error('unexpected conflict');

@@ -151,7 +151,7 @@ describe('embedded store', () => {
     db.close();
 
     const reopened = openEmbeddedStore({ dataDir, timeZone: ZONE });
-    const texts = await Promise.all(made.map(async (record) => (await reopened.getText(record.id))!.text));
+    const texts = await Promise.all(made.map(async (record) => (await reopened.getText(record.id))!.bytes.toString()));
     expect(texts[0]).toContain('"amount":100.0,');
     expect(texts[1]).toContain('"amount":2.5,');
     expect(texts.map((text) => JSON.parse(text))).toEqual(made.map((record) => record.asset));

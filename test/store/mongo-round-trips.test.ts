@@ -7,7 +7,7 @@
  * `cas` (a compare-and-set on the clock document, for servers without update pipelines such as FerretDB). On
  * FerretDB only `cas` runs; on MongoDB both do. Runs when MONGODB_URI is set.
  */
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
+import type { CommandStartedEvent } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openMongoStore, type ClockMode } from '../../src/store/mongo.js';
 import { nowMicros } from '../../src/domain/dates.js';
@@ -16,6 +16,7 @@ import { serverForThisTest, useServer, type TestServer } from '../helpers/server
 import { createAsset, toPending, type Created } from '../helpers/fixtures.js';
 import { uploadFile } from '../helpers/uploads.js';
 import { changeEvents, openChanges } from '../helpers/sse.js';
+import { isFerretDb } from '../reliability/fixtures/common.js';
 
 const BASE_URI = process.env.MONGODB_URI;
 const API = '/api/0.1';
@@ -55,16 +56,6 @@ class CommandLog {
   }
 }
 
-async function isFerretDb(uri: string): Promise<boolean> {
-  const client = new MongoClient(uri);
-  try {
-    const info = await client.db('admin').command({ buildInfo: 1 });
-    return typeof info.ferretdbVersion === 'string' || info.ferretdb !== undefined;
-  } finally {
-    await client.close();
-  }
-}
-
 /** A registry on a fresh database whose store reports its commands to `log`. */
 function monitored(log: CommandLog, clock: ClockMode) {
   return {
@@ -91,7 +82,7 @@ if (!BASE_URI) {
     it('counts the commands of every operation on a real server', () => {});
   });
 } else {
-  const ferret = await isFerretDb(BASE_URI);
+  const ferret = await isFerretDb();
   const modes: ClockMode[] = ferret ? ['cas'] : ['pipeline', 'cas'];
 
   describe.each(modes)('MongoDB round trips per operation, clock %s', (mode) => {

@@ -440,12 +440,9 @@ async function main(): Promise<void> {
       results.startupMs.push({ assets: size, ms: registry.startupMs });
 
       const cookie = await serverCookie(registry.url);
-      const readSpec: LoadSpec = {
-        url: `${registry.url}${API}/assets/${sampleIds[0]}`,
-        headers: { cookie },
-        setup: () => ({ path: `${API}/assets/${randomOf(sampleIds)}` }),
-      };
-      const listSpec: LoadSpec = { url: `${registry.url}${API}/assets`, headers: { cookie } };
+      const spec = (key: string): LoadSpec => SCENARIOS.find(([name]) => name === key)![2](registry.url, cookie);
+      const readSpec = spec('read');
+      const listSpec = spec('listing');
       const bareSpec: LoadSpec = { url: `${bare.url}/asset` };
 
       if (size === sizes[0] && !streamOnly) {

@@ -134,11 +134,15 @@ export function readPosition(text: string, timeZone: string, location: 'querystr
  */
 export function fieldsToRead(fields: readonly string[]): string[] {
   const read = new Set<string>();
-  for (const field of fields) if (FIELD_NAME.test(field) && !ENTRY_KEYS.has(field)) read.add(field);
+  for (const field of fields) if (isFieldName(field) && !ENTRY_KEYS.has(field)) read.add(field);
   return [...read];
 }
 
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Whether `name` can be an asset's top-level field: asset fields are identifiers. */
+export function isFieldName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+}
+
 const ENTRY_KEYS = new Set(['id', 'dateModified']);
 
 /**

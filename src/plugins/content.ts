@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, refusals } from '../domain/errors.js';
 import { fileTooLarge } from '../domain/documents.js';
-import { contentTypeError, isOperation } from './errors.js';
+import { contentTypeError } from './errors.js';
 import { OPERATIONS } from './contract.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -70,7 +70,7 @@ async function content(app: FastifyInstance, options: ContentOptions): Promise<v
   });
 
   async function checkContent(request: FastifyRequest): Promise<void> {
-    if (!isOperation(request) || !BODY_METHODS.has(request.method)) return;
+    if (!BODY_METHODS.has(request.method)) return;
     const accepted = REQUEST_TYPES.get(request.routeOptions.config.operationId ?? '') ?? [];
     const header = request.headers['content-type'];
     if (mediaTypeOf(header) === MULTIPART && accepted.includes(MULTIPART)) {

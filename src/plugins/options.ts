@@ -78,13 +78,14 @@ async function options(app: FastifyInstance): Promise<void> {
   // One hook for both options, on the text as it leaves: bodies served as stored text never meet a serialiser.
   app.addHook('onSend', (request, reply, payload, done) => {
     const options = request.responseOptions;
+    const reshaped = options !== null && (options.pretty || options.jsonp !== undefined) && succeeded(reply);
     // Bodies served as stored bytes become text only when an option has to rewrite them.
-    if ((options?.pretty || options?.jsonp !== undefined) && Buffer.isBuffer(payload) && isJson(reply)) payload = payload.toString('utf8');
-    if (options?.pretty && succeeded(reply) && typeof payload === 'string' && isJson(reply)) {
+    if (reshaped && Buffer.isBuffer(payload) && isJson(reply)) payload = payload.toString('utf8');
+    if (reshaped && options.pretty && typeof payload === 'string' && isJson(reply)) {
       payload = toJson(JSON.parse(payload), { pretty: true });
     }
     const callback = options?.jsonp;
-    if (callback !== undefined && succeeded(reply) && typeof payload === 'string') {
+    if (reshaped && callback !== undefined && typeof payload === 'string') {
       reply.header('content-type', 'application/javascript; charset=utf-8');
       // The comment prefix defeats content sniffing attacks on JSONP endpoints; U+2028/9 are not valid in older JS.
       done(null, `/**/${callback}(${payload.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`);

@@ -212,13 +212,7 @@ export class ChangeStreams {
           this.join(group, stream);
           return;
         }
-        const rows = await this.store.list({
-          after: stream.position === START ? undefined : stream.position,
-          descending: false,
-          limit: CATCH_UP_PAGE,
-          mode: stream.mode,
-          fields: stream.fields,
-        });
+        const rows = await this.readAfter(stream.position, CATCH_UP_PAGE, stream);
         if (stream.state !== 'catching-up') return;
         this.send(stream, rows);
         if (rows.length < CATCH_UP_PAGE && stream.state === 'catching-up') {
@@ -237,6 +231,11 @@ export class ChangeStreams {
       stream.body.end();
       this.forget(stream);
     }
+  }
+
+  /** The next rows of the feed after `position`, ascending, with the fields its reader carries. */
+  private readAfter(position: number, limit: number, reader: { mode: ListMode; fields: readonly string[] }): Promise<ListedRow[]> {
+    return this.store.list({ after: position === START ? undefined : position, descending: false, limit, mode: reader.mode, fields: reader.fields });
   }
 
   private startGroup(stream: Stream): Group {
@@ -291,13 +290,7 @@ export class ChangeStreams {
         group.again = false;
         for (;;) {
           const generation = group.generation;
-          const rows = await this.store.list({
-            after: group.head === START ? undefined : group.head,
-            descending: false,
-            limit: GROUP_PAGE,
-            mode: group.mode,
-            fields: group.fields,
-          });
+          const rows = await this.readAfter(group.head, GROUP_PAGE, group);
           if (generation !== group.generation) {
             // Rewound meanwhile: read again from the new head.
             group.again = true;

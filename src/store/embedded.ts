@@ -31,6 +31,7 @@ import { toJson } from '../domain/serialize.js';
 import { openFolderFileStore } from './files.js';
 import { startCheckpointer } from './checkpointer.js';
 import {
+  requireFieldNames,
   servedDateModified,
   type AssetRecord,
   type AssetStore,
@@ -568,11 +569,12 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     async list(query: ListQuery) {
       if (!Object.hasOwn(MODE_FILTER, query.mode)) throw new Error(`unknown listing mode ${String(query.mode)}`);
       const { fields } = query;
+      requireFieldNames(fields);
       const covered = fields.every((field) => COVERED_FIELDS.includes(field));
       const read = fields.length === 0 ? 'none' : covered ? 'covered' : fields.length;
       // Columns 3… of a row: the covered fields in COVERED_FIELDS order, else the asked ones in their order.
       const columns = covered ? fields.map((field) => 3 + COVERED_FIELDS.indexOf(field)) : fields.map((_, i) => 3 + i);
-      const paths = typeof read === 'number' ? fields.map(jsonPath) : [];
+      const paths = typeof read === 'number' ? fields.map((field) => `$.${field}`) : [];
       // Absent `after` means from the start (or the end): a bound beyond every stored value.
       const after = query.after ?? (query.descending ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER);
       const rows = feedStatement(query.mode, query.descending, read).all(...paths, after, query.limit);
@@ -651,11 +653,3 @@ async function withWriteLock<T>(transaction: () => T): Promise<T> {
 function isBusy(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY');
 }
-
-/** The JSON path of a top-level field; `ListQuery.fields` holds identifiers only. */
-function jsonPath(field: string): string {
-  if (!FIELD_NAME.test(field)) throw new Error(`not a field name: ${field}`);
-  return `$.${field}`;
-}
-
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

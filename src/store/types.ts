@@ -4,7 +4,7 @@
  * stamps, list the feed and keep the transfers of ownership.
  */
 import type { JsonObject } from '../domain/json.js';
-import type { ListedRow, ListMode } from '../domain/listing.js';
+import { isFieldName, type ListedRow, type ListMode } from '../domain/listing.js';
 import type { TransferMark } from '../domain/transfers.js';
 import type { FileStore } from './files.js';
 
@@ -162,6 +162,11 @@ export class StoreBusyError extends Error {
     super(message);
     this.name = 'StoreBusyError';
   }
+}
+
+/** Refuses `ListQuery.fields` that are not identifiers: in a JSON path or a projection a dot would reach inside a value. */
+export function requireFieldNames(fields: readonly string[]): void {
+  for (const field of fields) if (!isFieldName(field)) throw new Error(`not a field name: ${field}`);
 }
 
 /** `dateModified` as the record's document serves it: the text of the feed's order key. */

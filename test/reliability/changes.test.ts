@@ -7,13 +7,13 @@
  * - restart: streams resume after their node stops cleanly and after it is killed, across its restart.
  * Figures: `[reliability] changes…` lines in the test output (docs/reliability.md).
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
 import { createAsset, toPending } from '../helpers/fixtures.js';
 import { KEYS, useScratch } from '../helpers/server.js';
 import { changeEvents, openChanges, type OpenedStream } from '../helpers/sse.js';
 import { ATOMIC_ONLY, bound, isFerretDb, reportFigures, sleep, toMicros } from './fixtures/common.js';
-import { killAllChildren, prepareStore, startChild, type ChildServer, type SharedStore } from './fixtures/child-server.js';
+import { prepareStore, startChild, useChildServers, type ChildServer, type SharedStore } from './fixtures/child-server.js';
 import { clock, runWriter, type Version, type WriterStats } from './fixtures/feed-workload.js';
 import { StreamFollower, type FollowerResult } from './fixtures/stream-follower.js';
 
@@ -90,15 +90,7 @@ function analyse(result: FollowerResult, finals: Map<string, string>, versions: 
 describe('change stream: the feed guarantee over HTTP', () => {
   // The processes' stores; removed after they are stopped (hooks after run in reverse order).
   const scratch = useScratch();
-  const children: ChildServer[] = [];
-
-  afterEach(async () => {
-    await Promise.all(children.splice(0).map((child) => child.stop()));
-  });
-
-  afterAll(async () => {
-    await killAllChildren();
-  });
+  const children = useChildServers();
 
   async function completeness(name: string, nodes: ChildServer[]): Promise<void> {
     const urls = nodes.map((node) => node.url);

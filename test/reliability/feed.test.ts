@@ -5,11 +5,11 @@
  * could have seen, and never got the same (id, dateModified) twice. Run against one server (in this process) and
  * against two server processes sharing one store. Figures: `[reliability] feed…` lines in the test output.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
 import { KEYS, useScratch } from '../helpers/server.js';
 import { ATOMIC_ONLY, bound, isFerretDb, reportFigures } from './fixtures/common.js';
-import { killAllChildren, prepareStore, startChild, type ChildServer } from './fixtures/child-server.js';
+import { prepareStore, startChild, useChildServers, type ChildServer } from './fixtures/child-server.js';
 import {
   analyseFeed,
   clock,
@@ -128,15 +128,7 @@ async function runScenario(name: string, run: Run): Promise<void> {
 describe('feed completeness under concurrent writers', () => {
   // The processes' stores; removed after they are stopped (hooks after run in reverse order).
   const scratch = useScratch();
-  const children: ChildServer[] = [];
-
-  afterEach(async () => {
-    await Promise.all(children.splice(0).map((child) => child.stop()));
-  });
-
-  afterAll(async () => {
-    await killAllChildren();
-  });
+  const children = useChildServers();
 
   it(`one server process: ${WRITERS} writers, one reader following next_page`, async () => {
     // A separate process, as in production: the server gets a core of its own instead of sharing the test's.

@@ -4,9 +4,9 @@
  * server and against two server instances sharing one store (the compare-and-set is the store's, not a lock in
  * one process). Figures: `[reliability] lost update…` lines in the test output.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KEYS, serverForThisTest, useScratch } from '../helpers/server.js';
-import { killAllChildren, prepareStore, startChild, type ChildServer } from './fixtures/child-server.js';
+import { prepareStore, startChild, useChildServers } from './fixtures/child-server.js';
 import { Client } from '../helpers/client.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
 import type { AssetStore } from '../../src/store/types.js';
@@ -180,15 +180,7 @@ function check(name: string, tally: Tally): void {
 describe('no lost update', () => {
   // The two processes' store; removed after they are stopped (hooks after run in reverse order).
   const scratch = useScratch();
-  const children: ChildServer[] = [];
-
-  afterEach(async () => {
-    await Promise.all(children.splice(0).map((c) => c.stop()));
-  });
-
-  afterAll(async () => {
-    await killAllChildren();
-  });
+  const children = useChildServers();
 
   it(`${CHANGES.length} parallel PATCHes of distinct fields of one asset: all kept, or 409`, async () => {
     expect(new Set(CHANGES.map((c) => c.name)).size).toBe(20);

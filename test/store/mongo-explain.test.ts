@@ -59,12 +59,12 @@ if (!BASE_URI) {
   let client: MongoClient;
   const ids: string[] = [];
 
-  /** The `find` commands on `assets` that `work` sends. */
+  /** The `find` commands that `work` sends, on any collection. */
   async function findsOf(work: () => Promise<unknown>): Promise<Document[]> {
     sent.length = 0;
     await work();
     return sent
-      .filter((event) => event.commandName === 'find' && event.command.find === 'assets')
+      .filter((event) => event.commandName === 'find')
       .map((event) => Object.fromEntries(QUERY_KEYS.filter((key) => key in event.command).map((key) => [key, event.command[key]])));
   }
 
@@ -73,11 +73,17 @@ if (!BASE_URI) {
     return indexesOfPlan(explained);
   }
 
-  /** Runs `work`, and expects exactly one find, read through `index` alone. */
-  async function expectIndex(work: () => Promise<unknown>, index: string): Promise<void> {
+  /**
+   * Runs `work`, and expects one find on `assets` and any on `counters` (the clock, read by `_id`), each read
+   * through its index alone: `index` for the assets; `others` names the index of any other collection read.
+   */
+  async function expectIndex(work: () => Promise<unknown>, index: string, others: Record<string, string> = {}): Promise<void> {
+    const expected: Record<string, string> = { counters: '_id_', assets: index, ...others };
     const finds = await findsOf(work);
-    expect(finds).toHaveLength(1);
-    expect({ find: finds[0], indexes: await indexesOf(finds[0]!) }).toEqual({ find: finds[0], indexes: [index] });
+    expect(finds.filter((find) => find.find === 'assets')).toHaveLength(1);
+    for (const find of finds) {
+      expect({ find, indexes: await indexesOf(find) }).toEqual({ find, indexes: [expected[find.find as string]] });
+    }
   }
 
   beforeAll(async () => {
@@ -144,7 +150,8 @@ if (!BASE_URI) {
       }, 'feed');
     });
 
-    // The history pages (branch `history`: the revisions collection and its index) belong here: one case per
-    // page shape, each expecting the index made for it.
+    // The history pages (branch `history`: the revisions collection and its index) belong here, one case per page
+    // shape, e.g. `expectIndex(() => store.revisions(id, after, limit), '_id_', { revisions: 'history' })` (its
+    // read of the asset by `_id`, then its page of revisions).
   });
 }

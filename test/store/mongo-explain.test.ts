@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowMicros } from '../../src/domain/dates.js';
 import { databaseName, openMongoStore } from '../../src/store/mongo.js';
 import type { AssetStore, ListQuery } from '../../src/store/types.js';
-import { DRAFT_ZONE, draftAt } from './fixtures/drafts.js';
+import { DRAFT_ZONE, draftAt, written } from './fixtures/drafts.js';
 
 const BASE_URI = process.env.MONGODB_URI;
 /** Enough assets that no engine finds a scan of the collection cheaper than its index. */
@@ -143,15 +143,16 @@ if (!BASE_URI) {
         const second = await openMongoStore({ uri, timeZone: DRAFT_ZONE, onCommand: (event) => void sent.push(event) });
         try {
           // The check runs behind start-up; the first write waits for it.
-          await second.create((stamp) => draftAt(stamp));
+          await second.create((stamp) => written(draftAt(stamp)));
         } finally {
           await second.close();
         }
       }, 'feed');
     });
 
-    // The history pages (branch `history`: the revisions collection and its index) belong here, one case per page
-    // shape, e.g. `expectIndex(() => store.revisions(id, after, limit), '_id_', { revisions: 'history' })` (its
-    // read of the asset by `_id`, then its page of revisions).
+    it('a page of an asset history: the asset by id, then a range of its revisions', async () => {
+      await expectIndex(() => store.revisions(ids[0]!, 0, 100), '_id_', { revisions: 'history' });
+      await expectIndex(() => store.revisions(ids[1]!, 1, 100), '_id_', { revisions: 'history' });
+    });
   });
 }

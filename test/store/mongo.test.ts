@@ -3,6 +3,7 @@
  * clock and counter, a feed reader racing writers). Runs when MONGODB_URI is set (`.ci/run` starts FerretDB 2 on
  * DocumentDB, scripts/ferretdb.sh); every database it makes is unique to this file's run and dropped afterwards.
  */
+import { assetAfter } from '../../src/domain/history.js';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { databaseName, LEASE_MS, openMongoStore, type ClockMode } from '../../sr
 import { StoreBusyError, type AssetRecord, type AssetStore, type ListQuery } from '../../src/store/types.js';
 import { describeStoreContract, waitFor } from './contract.js';
 import { describeFileStoreContract } from './files-contract.js';
-import { DRAFT_ZONE, draftAt } from './fixtures/drafts.js';
+import { DRAFT_ZONE, draftAt, written } from './fixtures/drafts.js';
 import { mongoServerInfo } from '../helpers/mongo-server.js';
 
 const BASE_URI = process.env.MONGODB_URI;
@@ -82,7 +83,7 @@ if (!BASE_URI) {
     }
   });
 
-  describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh(), { buildsOnStaleRev: true });
+  describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh());
   describeFileStoreContract(`mongo GridFS (${server.version})`, async () => {
     const store = await openFresh();
     return { files: store.files, close: () => store.close() };
@@ -134,7 +135,7 @@ if (!BASE_URI) {
   if (!isFerret) {
     // MongoDB runs the compare-and-set clock too (on FerretDB it is the one `auto` takes), so both clock paths are
     // verified where they can be.
-    describeStoreContract(`mongo (${server.version}, clock cas)`, () => openFresh('cas'), { buildsOnStaleRev: true });
+    describeStoreContract(`mongo (${server.version}, clock cas)`, () => openFresh('cas'));
   }
 
   const all = (overrides: Partial<ListQuery> = {}): ListQuery => ({
@@ -166,7 +167,7 @@ if (!BASE_URI) {
         // together than that, so only watching the clock can answer every one of them within the bound.
         for (let i = 0; i < 5; i++) {
           const before = calls;
-          await other.create((stamp) => draftAt(stamp));
+          await other.create((stamp) => written(draftAt(stamp)));
           await waitFor(() => calls > before, 400);
         }
         await watch.close();
@@ -197,12 +198,75 @@ if (!BASE_URI) {
       }
     });
 
+    it('keeps an asset history in its own collection, indexed by (asset, rev); the record holds only the latest', async () => {
+      const store = await openFresh();
+      const client = new MongoClient(store.uri);
+      try {
+        let record = await store.create((stamp) => written(draftAt(stamp)));
+        for (let i = 0; i < 5; i++) {
+          const before = record;
+          const next = await store.update(record.id, record.rev, (stamp) => written(draftAt(stamp, { id: before.id, title: `v${i}` }), before.asset));
+          if (next === 'conflict') throw new Error('conflict');
+          record = next;
+        }
+        const db = client.db(databaseName(store.uri));
+        const history = await db.collection('revisions').indexes();
+        expect(history.find((index) => index.name === 'history')).toMatchObject({ key: { asset: 1, rev: 1 }, unique: true });
+        expect(await db.collection('revisions').countDocuments({ asset: record.id })).toBe(6);
+        const raw = await db.collection('assets').findOne({ _id: record.id as never });
+        expect(raw).toMatchObject({ revisions: 6, latestRevision: { date: record.asset.dateModified, author: 'broker' } });
+        expect(Object.keys(raw!.latestRevision as object).sort()).toEqual(['author', 'changes', 'date']);
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
+
+    it('a write cut short between its asset update and the copy of its revision loses nothing, nor serves it twice', async () => {
+      const store = await openFresh();
+      const client = new MongoClient(store.uri);
+      const revisions = client.db(databaseName(store.uri)).collection('revisions');
+      /** What a node killed right after its asset update leaves: the latest revision only in the asset's document. */
+      const cutShort = async (id: string, rev: number) => expect((await revisions.deleteOne({ _id: `${id}/${rev}` as never })).deletedCount).toBe(1);
+      const edit = async (on: AssetStore, id: string, title: string) => {
+        const record = (await on.get(id))!;
+        const next = await on.update(id, record.rev, (stamp) => written(draftAt(stamp, { id, title }), record.asset));
+        if (next === 'conflict') throw new Error('conflict');
+        return next;
+      };
+      try {
+        const created = await store.create((stamp) => written(draftAt(stamp)));
+        await cutShort(created.id, 1);
+        // A reader of the history copies it.
+        expect((await store.revisions(created.id, 0, 10))!.map((revision) => revision.rev)).toEqual([1]);
+        expect(await revisions.countDocuments({ asset: created.id })).toBe(1);
+
+        await edit(store, created.id, 'v2');
+        await cutShort(created.id, 2);
+        // The next write, on a node that never saw revision 2 copied, copies it before moving on.
+        const other = await openMongoStore({ uri: store.uri, timeZone: DRAFT_ZONE });
+        try {
+          const third = await edit(other, created.id, 'v3');
+          expect(third.revisions).toBe(3);
+        } finally {
+          await other.close();
+        }
+        const kept = (await store.revisions(created.id, 0, 10))!;
+        expect(kept.map((revision) => revision.rev)).toEqual([1, 2, 3]);
+        expect(assetAfter(kept)).toEqual((await store.get(created.id))!.asset);
+        expect(await revisions.countDocuments({ asset: created.id })).toBe(3);
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
+
     it('uses the database named in the URI and keeps internal fields out of the public document', async () => {
       const name = freshDatabase();
       const store = await openFresh('auto', name);
       const client = new MongoClient(store.uri);
       try {
-        const record = await store.create((stamp) => draftAt(stamp));
+        const record = await store.create((stamp) => written(draftAt(stamp)));
         const raw = await client.db(name).collection('assets').findOne({ _id: record.id as never });
         expect(raw).toMatchObject({ rev: 1, modified: record.modified, listed: true, test: false });
         expect(Object.keys(raw!.asset as object).sort()).toEqual(Object.keys(record.asset).sort());
@@ -216,8 +280,8 @@ if (!BASE_URI) {
       const store = await openFresh();
       const client = new MongoClient(store.uri);
       try {
-        const a = await store.create((stamp) => draftAt(stamp));
-        const b = await store.create((stamp) => draftAt(stamp));
+        const a = await store.create((stamp) => written(draftAt(stamp)));
+        const b = await store.create((stamp) => written(draftAt(stamp)));
         const clock = client.db(databaseName(store.uri)).collection('counters');
         const farFuture = Date.now() + 10 * LEASE_MS;
         // A writer holding tick b.modified - 1 (between a and b) has not committed yet: b must wait.
@@ -229,7 +293,7 @@ if (!BASE_URI) {
         await clock.updateOne({ _id: 'clock' as never }, { $set: { inflight: [{ t: b.modified - 1, exp: Date.now() - 1 }] } });
         expect((await store.list(all())).map((row) => row.id)).toEqual([a.id, b.id]);
         // New writes clean expired leases up and stamp after everything.
-        const c = await store.create((stamp) => draftAt(stamp));
+        const c = await store.create((stamp) => written(draftAt(stamp)));
         expect(c.modified).toBeGreaterThan(b.modified);
         expect((await store.list(all())).map((row) => row.id)).toEqual([a.id, b.id, c.id]);
       } finally {
@@ -251,7 +315,7 @@ if (!BASE_URI) {
               let dayIndex = 0;
               const record = await store.create((stamp) => {
                 ({ day, dayIndex } = stamp);
-                return draftAt(stamp);
+                return written(draftAt(stamp));
               });
               created.push({ record, day, dayIndex });
             }
@@ -265,7 +329,7 @@ if (!BASE_URI) {
           expect(indexes.sort((x, y) => x - y)).toEqual(Array.from({ length: indexes.length }, (_, i) => i + 1));
         }
         // Later writes on either node stamp after all of them.
-        const last = await two.create((stamp) => draftAt(stamp));
+        const last = await two.create((stamp) => written(draftAt(stamp)));
         expect(last.modified).toBeGreaterThan(Math.max(...modified));
       } finally {
         await two.close();
@@ -281,7 +345,7 @@ if (!BASE_URI) {
         const two = await openMongoStore({ uri: one.uri, timeZone: DRAFT_ZONE });
         try {
           const created = await Promise.all(
-            Array.from({ length: 40 }, (_, i) => (i % 2 ? one : two).create((stamp) => draftAt(stamp))),
+            Array.from({ length: 40 }, (_, i) => (i % 2 ? one : two).create((stamp) => written(draftAt(stamp)))),
           );
           const rows = await one.list(all());
           expect(rows.map((row) => row.modified)).toEqual(created.map((r) => r.modified).sort((x, y) => x - y));
@@ -299,10 +363,10 @@ if (!BASE_URI) {
         const one = await openFresh('auto', name);
         const two = await openMongoStore({ uri: one.uri, timeZone: DRAFT_ZONE });
         try {
-          const record = await one.create((stamp) => draftAt(stamp));
+          const record = await one.create((stamp) => written(draftAt(stamp)));
           const results = await Promise.all(
             Array.from({ length: 10 }, (_, i) =>
-              (i % 2 ? one : two).update(record.id, 1, (stamp) => draftAt(stamp, { id: record.id, title: `w${i}` })),
+              (i % 2 ? one : two).update(record.id, 1, (stamp) => written(draftAt(stamp, { id: record.id, title: `w${i}` }))),
             ),
           );
           const winners = results.filter((r): r is AssetRecord => r !== 'conflict');
@@ -326,10 +390,10 @@ if (!BASE_URI) {
           let writing = true;
           const writer = async (store: AssetStore, n: number) => {
             for (let i = 0; i < n; i++) {
-              const created = await store.create((stamp) => draftAt(stamp));
+              const created = await store.create((stamp) => written(draftAt(stamp)));
               // Half of them change again, moving in the feed.
               if (i % 2 === 0) {
-                await store.update(created.id, 1, (stamp) => draftAt(stamp, { id: created.id, title: 'moved' }));
+                await store.update(created.id, 1, (stamp) => written(draftAt(stamp, { id: created.id, title: 'moved' })));
               }
             }
           };
@@ -378,7 +442,7 @@ if (!BASE_URI) {
           const realNow = performance.now;
           performance.now = () => realNow.call(performance) + LEASE_MS;
           try {
-            return draftAt(stamp);
+            return written(draftAt(stamp));
           } finally {
             queueMicrotask(() => (performance.now = realNow));
           }
@@ -389,7 +453,7 @@ if (!BASE_URI) {
         let dayIndex = 0;
         const next = await store.create((stamp) => {
           dayIndex = stamp.dayIndex;
-          return draftAt(stamp);
+          return written(draftAt(stamp));
         });
         expect(dayIndex).toBe(1);
         expect(next.modified).toBeGreaterThanOrEqual(before);

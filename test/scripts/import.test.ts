@@ -17,7 +17,7 @@ import {
   storedTransfer,
   type Step,
 } from '../../scripts/bench/original.js';
-import { startCouch, type CouchServer } from '../helpers/couchdb.js';
+import { startCouch, type CouchServer } from '../../scripts/bench/couchdb.js';
 import { KEYS, startServer, useScratch, type Scratch, type TestServer } from '../helpers/server.js';
 
 const TZ = ORIGINAL_TZ;

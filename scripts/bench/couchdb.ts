@@ -1,7 +1,7 @@
 /**
- * A CouchDB-compatible server for the import's tests: PouchDB's own CouchDB HTTP API (express-pouchdb) on its
- * in-memory adapter, listening on loopback (no native parts, nothing on disk). With `credentials`, every request
- * must carry them as Basic auth, else 401 as CouchDB answers.
+ * A CouchDB-compatible server for the import's tests and benchmark: PouchDB's own CouchDB HTTP API
+ * (express-pouchdb) on its in-memory adapter, listening on loopback (no native parts, nothing on disk). With
+ * `credentials`, every request must carry them as Basic auth, else 401 as CouchDB answers.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';

@@ -14,7 +14,7 @@ import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
 import { fieldsToRead, listingPageText, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
-import { recordDraft, requestData, UPDATE_ATTEMPTS, type KeptParts } from './records.js';
+import { recordDraft, recordWrite, requestData, UPDATE_ATTEMPTS, type KeptParts } from './records.js';
 
 type Asset = components['schemas']['Asset'];
 type ListingPage = components['schemas']['ListingPage'];
@@ -53,6 +53,12 @@ export function roleFor(caller: Caller, record: AssetRecord): Role {
   if (principal.role !== 'brokers') return principal.role;
   const owns = principal.name === record.asset.owner && token !== undefined && tokenMatches(token, record.ownerTokenHash);
   return owns ? 'owner' : 'brokers';
+}
+
+/** The author of the caller's writes in the asset's history: the name of its API key (401 without one). */
+export function authorOf(caller: Caller): string {
+  if (caller.principal === undefined) throw refusals.unauthorized();
+  return caller.principal.name;
 }
 
 export class AssetService {
@@ -112,7 +118,7 @@ export class AssetService {
     const record = await this.store.create((stamp) => {
       const at = formatDate(stamp.now, timeZone);
       const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
-      return recordDraft(kept, asset, stamp.now);
+      return recordWrite({}, recordDraft(kept, asset, stamp.now), principal.name);
     });
     return { token, transfer, asset: servedAsset(record) };
   }
@@ -137,8 +143,13 @@ export class AssetService {
       if (sameContent(next, record.asset)) return servedAsset(record);
 
       const statusChanged = decision.target !== current;
+      const author = authorOf(caller);
       const saved = await this.store.update(record.id, record.rev, (stamp) =>
-        recordDraft(record, stampWrite(next, formatDate(stamp.now, this.settings.timeZone), statusChanged), stamp.now),
+        recordWrite(
+          record.asset,
+          recordDraft(record, stampWrite(next, formatDate(stamp.now, this.settings.timeZone), statusChanged), stamp.now),
+          author,
+        ),
       );
       if (saved !== 'conflict') return servedAsset(saved);
     }

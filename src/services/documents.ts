@@ -33,9 +33,9 @@ import type { Role, Status } from '../domain/workflow.js';
 import { checkDocument, checkDocumentInput } from '../domain/validation.js';
 import type { ErrorEntry } from '../domain/errors.js';
 import type { AssetRecord, AssetStore } from '../store/types.js';
-import { roleFor, type Caller } from './assets.js';
+import { authorOf, roleFor, type Caller } from './assets.js';
 import type { FileService } from './files.js';
-import { recordDraft, requestData, UPDATE_ATTEMPTS } from './records.js';
+import { recordDraft, recordWrite, requestData, UPDATE_ATTEMPTS } from './records.js';
 
 type Document = components['schemas']['Document'];
 type DocumentWithVersions = components['schemas']['DocumentWithVersions'];
@@ -187,6 +187,7 @@ export class DocumentService {
       refuse(documentWriteRefusal(role, record.asset.status as Status, current));
       const decision = decide(record, role, current);
       if (!('build' in decision)) return decision;
+      const author = authorOf(caller);
 
       let answer: JsonObject | undefined;
       const saved = await this.store.update(record.id, record.rev, (stamp) => {
@@ -194,7 +195,7 @@ export class DocumentService {
         const change = decision.build(now);
         answer = change.answer;
         const asset = stampWrite({ ...record.asset, documents: change.documents.latest }, now, false);
-        return recordDraft({ ...record, documentHistory: change.documents.history }, asset, stamp.now);
+        return recordWrite(record.asset, recordDraft({ ...record, documentHistory: change.documents.history }, asset, stamp.now), author);
       });
       if (saved !== 'conflict' && answer !== undefined) return served(answer);
     }

@@ -1,7 +1,11 @@
-/** What every writing service shares: the request's `data`, the retry budget, the record a store writes. */
+/**
+ * What every writing service shares: the request's `data`, the retry budget, the record a store writes and the
+ * revision of the asset's history it adds.
+ */
 import { refusals } from '../domain/errors.js';
+import { changesBetween } from '../domain/history.js';
 import { isJsonObject, type JsonObject } from '../domain/json.js';
-import type { AssetRecord, RecordDraft } from '../store/types.js';
+import type { AssetRecord, RecordDraft, RecordWrite } from '../store/types.js';
 
 /** How often a write that lost a compare-and-set race is re-applied to the newer version before answering 409. */
 export const UPDATE_ATTEMPTS = 5;
@@ -34,4 +38,12 @@ export function recordDraft(kept: KeptParts, asset: JsonObject, modified: number
     test: asset.mode === 'test',
     asset,
   };
+}
+
+/**
+ * A write of `record` by `author` (the API key's name) over the asset as served before it (`{}` for a creation):
+ * the revision it adds holds the changes of the served asset (decisions.md §12).
+ */
+export function recordWrite(before: JsonObject, record: RecordDraft, author: string): RecordWrite {
+  return { record, revision: { author, changes: changesBetween(before, record.asset) } };
 }

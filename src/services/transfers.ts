@@ -13,7 +13,7 @@ import { hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
 import { stampWrite } from '../domain/asset.js';
 import { decideOwnership, TRANSFER_ROLES, transferView, type AssetCredentials } from '../domain/transfers.js';
 import { checkOwnershipChange } from '../domain/validation.js';
-import { requestData, UPDATE_ATTEMPTS } from './records.js';
+import { recordWrite, requestData, UPDATE_ATTEMPTS } from './records.js';
 
 type Asset = components['schemas']['Asset'];
 type Transfer = components['schemas']['Transfer'];
@@ -134,8 +134,10 @@ export class TransferService {
         const next = { assetId: record.id, fromHash: decision.fromHash, at: nowMicros() };
         if (!(await this.store.transfers.setMark(decision.transfer.id, mark, next))) continue;
       }
+      // The caller is the author of the ownership change, whoever the new owner is (decisions.md §12).
+      const author = known(principal).name;
       const saved = await this.store.update(record.id, record.rev, (stamp) =>
-        handedOver(record, decision.transfer, stamp.now, this.settings.timeZone),
+        recordWrite(record.asset, handedOver(record, decision.transfer, stamp.now, this.settings.timeZone), author),
       );
       if (saved !== 'conflict') return servedAsset(saved);
     }

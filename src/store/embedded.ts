@@ -17,6 +17,9 @@
  * row it cannot see yet will arrive with a `modified` above every one it saw: a client paging with
  * "after the last `modified` I saw" misses nothing and never sees one value twice.
  *
+ * Each asset's history lives in the table `revisions`, keyed by (asset, rev): a write inserts its revision in the
+ * transaction that writes the record, so a crash keeps both or neither, and the record keeps only the count.
+ *
  * Transfers of ownership live in their own table and go through the same write queue; a mark is a
  * compare-and-set inside the write lock. The document service's files are kept beside the database, in the
  * folder `<dataDir>/files` (files.ts).
@@ -26,16 +29,19 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { dayOf, nowMicros } from '../domain/dates.js';
+import { firstRevision } from '../domain/history.js';
 import type { JsonObject } from '../domain/json.js';
 import { toJson } from '../domain/serialize.js';
 import { openFolderFileStore } from './files.js';
 import { startCheckpointer } from './checkpointer.js';
 import {
+  checkHistory,
   requireFieldNames,
   servedDateModified,
   type AssetRecord,
   type AssetStore,
   type AssetText,
+  type BulkRecord,
   type CreateStamp,
   type ListedRow,
   type ListMode,
@@ -45,6 +51,8 @@ import {
   type ImportStore,
   type ListQuery,
   type RecordDraft,
+  type RecordWrite,
+  type Revision,
   type TransferMark,
   type TransferStore,
   type WriteStamp,
@@ -77,8 +85,18 @@ const SCHEMA = `
     doc TEXT NOT NULL,
     transfer_token_hash TEXT,
     applied_transfers TEXT NOT NULL DEFAULT '[]',
-    document_history TEXT NOT NULL DEFAULT '[]'
+    document_history TEXT NOT NULL DEFAULT '[]',
+    revisions INTEGER NOT NULL DEFAULT 0
   );
+  -- The history of each asset, read by (asset, rev) pages: the primary key is the only index it needs.
+  CREATE TABLE IF NOT EXISTS revisions (
+    asset_id TEXT NOT NULL,
+    rev INTEGER NOT NULL,
+    date TEXT NOT NULL,
+    author TEXT NOT NULL,
+    changes TEXT NOT NULL,
+    PRIMARY KEY (asset_id, rev)
+  ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS counters (
     day TEXT PRIMARY KEY,
     value INTEGER NOT NULL
@@ -126,6 +144,8 @@ const LATER_ASSET_COLUMNS: readonly [name: string, definition: string][] = [
   ['transfer_token_hash', 'TEXT'],
   ['applied_transfers', "TEXT NOT NULL DEFAULT '[]'"],
   ['document_history', "TEXT NOT NULL DEFAULT '[]'"],
+  // 0 until the asset has its history: assets from before history get revision 1 at the first start (giveHistories).
+  ['revisions', 'INTEGER NOT NULL DEFAULT 0'],
 ];
 
 /** The WHERE terms match the partial indexes' conditions word for word, which is what lets SQLite use them. */
@@ -149,6 +169,14 @@ interface StoredRow {
   test: number;
   doc: string;
   document_history: string;
+  revisions: number;
+}
+
+interface RevisionRow {
+  rev: number;
+  date: string;
+  author: string;
+  changes: string;
 }
 
 interface TransferRow {
@@ -174,6 +202,7 @@ type RowColumns = [
   transferTokenHash: string | null,
   appliedTransfers: string,
   documentHistory: string,
+  revisions: number,
 ];
 
 /** A mark as the three `mark_*` columns (all null when there is none), the parameters of its compare-and-set. */
@@ -204,6 +233,39 @@ function keepDocumentsInWireFormat(db: Database.Database): void {
   db.pragma(`user_version = ${WIRE_FORMAT_VERSION}`);
 }
 
+/** `PRAGMA user_version` of a database whose every asset has its history (revision 1 at least). */
+const HISTORY_VERSION = 2;
+const HISTORY_BATCH = 500;
+
+/**
+ * Gives every asset from before history its revision 1, holding it as it stands (author its owner, date its
+ * `dateModified`), once. A batch at a time, each in its own transaction with the assets it marks (`revisions = 1`):
+ * a start cut short keeps the batches done, and the next start goes on with the assets still at 0. The marker
+ * (`user_version`) is set when none is left, so later starts skip the scan.
+ */
+function giveHistories(db: Database.Database): void {
+  if ((db.pragma('user_version', { simple: true }) as number) >= HISTORY_VERSION) return;
+  const page = db
+    .prepare<[number, number], { rowid: number; id: string; doc: string }>(
+      'SELECT rowid, id, doc FROM assets WHERE rowid > ? AND revisions = 0 ORDER BY rowid LIMIT ?',
+    );
+  const insert = db.prepare('INSERT INTO revisions (asset_id, rev, date, author, changes) VALUES (?, ?, ?, ?, ?)');
+  const mark = db.prepare('UPDATE assets SET revisions = 1 WHERE id = ?');
+  const batch = db.transaction((after: number): number | undefined => {
+    const rows = page.all(after, HISTORY_BATCH);
+    for (const row of rows) {
+      const revision = firstRevision(JSON.parse(row.doc) as JsonObject);
+      insert.run(row.id, revision.rev, revision.date, revision.author, JSON.stringify(revision.changes));
+      mark.run(row.id);
+    }
+    return rows.length < HISTORY_BATCH ? undefined : rows[rows.length - 1]!.rowid;
+  });
+  for (let after: number | undefined = 0; after !== undefined; ) after = batch.immediate(after);
+  db.transaction(() => {
+    if ((db.pragma('user_version', { simple: true }) as number) < HISTORY_VERSION) db.pragma(`user_version = ${HISTORY_VERSION}`);
+  }).immediate();
+}
+
 /** Adds the columns a database made by an earlier version lacks; inside the schema transaction. */
 function addLaterColumns(db: Database.Database): void {
   const present = new Set(db.prepare<[], string>("SELECT name FROM pragma_table_info('assets')").pluck().all());
@@ -224,6 +286,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     addLaterColumns(db);
     keepDocumentsInWireFormat(db);
   }).immediate();
+  giveHistories(db);
   const writer = new Database(file, { timeout: 0 });
   // An acknowledged write survives a power cut, not only a crash: the WAL is synced after every COMMIT and before
   // any caller hears of the write, as `synchronous = FULL` would, but by `syncWal` on libuv's thread pool, so the
@@ -269,14 +332,21 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     .pluck();
   const insertRow = writer.prepare(
     'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc, transfer_token_hash, applied_transfers, ' +
-      'document_history) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'document_history, revisions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const updateRow = writer.prepare(
     'UPDATE assets SET rev = ?, owner_token_hash = ?, modified = ?, listed = ?, test = ?, date_modified = ?, doc = ?, ' +
-      'transfer_token_hash = ?, applied_transfers = ?, document_history = ? WHERE id = ?',
+      'transfer_token_hash = ?, applied_transfers = ?, document_history = ?, revisions = ? WHERE id = ?',
   );
+  const insertRevision = writer.prepare<[string, number, string, string, string]>(
+    'INSERT INTO revisions (asset_id, rev, date, author, changes) VALUES (?, ?, ?, ?, ?)',
+  );
+  const selectRevisions = db.prepare<[string, number, number], RevisionRow>(
+    'SELECT rev, date, author, changes FROM revisions WHERE asset_id = ? AND rev > ? ORDER BY rev LIMIT ?',
+  );
+  const selectRevisionCount = db.prepare<[string], number>('SELECT revisions FROM assets WHERE id = ?').pluck();
   const selectRow = db.prepare<[string], StoredRow>(
-    'SELECT id, rev, owner_token_hash, transfer_token_hash, applied_transfers, modified, listed, test, doc, document_history ' +
+    'SELECT id, rev, owner_token_hash, transfer_token_hash, applied_transfers, modified, listed, test, doc, document_history, revisions ' +
       'FROM assets WHERE id = ?',
   );
   const insertTransfer = writer.prepare(
@@ -291,7 +361,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   const selectTransfer = db.prepare<[string], TransferRow>(
     'SELECT id, owner, owner_token_hash, transfer_token_hash, created, mark_asset_id, mark_from_hash, mark_at FROM transfers WHERE id = ?',
   );
-  const selectRev = writer.prepare<[string], number>('SELECT rev FROM assets WHERE id = ?').pluck();
+  const selectRevs = writer.prepare<[string], { rev: number; revisions: number }>('SELECT rev, revisions FROM assets WHERE id = ?');
   const files = openFolderFileStore(join(dataDir, 'files'));
   // Reads a page of the file, so a vanished or unreadable database shows.
   const ping = db.prepare('SELECT count(*) FROM counters').pluck();
@@ -318,6 +388,15 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     }
     return statement;
   }
+  const readRevisions = db.transaction((id: string, after: number, limit: number): Revision[] | undefined => {
+    if (selectRevisionCount.get(id) === undefined) return undefined;
+    return selectRevisions.all(id, after, limit).map((row) => ({
+      rev: row.rev,
+      date: row.date,
+      author: row.author,
+      changes: JSON.parse(row.changes) as Revision['changes'],
+    }));
+  });
   // As a BLOB: the bytes as stored, without the decoding into a JavaScript string a TEXT column costs.
   const selectText = db.prepare<[string], { doc: Buffer; modified: number }>('SELECT CAST(doc AS BLOB) AS doc, modified FROM assets WHERE id = ?');
 
@@ -328,7 +407,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     return latest === null || now > latest ? now : latest + 1;
   }
 
-  function rowColumns(draft: RecordDraft, rev: number): RowColumns {
+  function rowColumns(draft: RecordDraft, rev: number, revisions: number): RowColumns {
     return [
       rev,
       draft.ownerTokenHash,
@@ -341,7 +420,12 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       draft.transferTokenHash,
       JSON.stringify(draft.appliedTransfers),
       JSON.stringify(draft.documentHistory),
+      revisions,
     ];
+  }
+
+  function keepRevision(id: string, revision: Revision): void {
+    insertRevision.run(id, revision.rev, revision.date, revision.author, JSON.stringify(revision.changes));
   }
 
   /** The stamp is the record's `modified`; a draft that disagrees would break the feed order, so it is refused. */
@@ -354,32 +438,41 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     }
   }
 
-  const createTransaction = writer.transaction((build: (stamp: CreateStamp) => RecordDraft): AssetRecord => {
+  const createTransaction = writer.transaction((build: (stamp: CreateStamp) => RecordWrite): AssetRecord => {
     const now = takeStamp();
     const day = dayOf(now, timeZone);
     // Same transaction as the insert: a build that throws rolls the counter back, so no index is lost.
     const dayIndex = nextDayIndex.get(day) as number;
-    const draft = build({ now, day, dayIndex });
+    const { record: draft, revision } = build({ now, day, dayIndex });
     checkDraft(draft, now);
-    insertRow.run(draft.id, ...rowColumns(draft, 1));
-    return { ...draft, rev: 1 };
+    insertRow.run(draft.id, ...rowColumns(draft, 1, 1));
+    keepRevision(draft.id, { rev: 1, date: servedDateModified(draft), ...revision });
+    return { ...draft, rev: 1, revisions: 1 };
   });
 
   const updateTransaction = writer.transaction(
-    (id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordDraft): AssetRecord | 'conflict' => {
+    (id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordWrite): AssetRecord | 'conflict' => {
+      const stored = selectRevs.get(id);
       // A record that is gone is not at `expectedRev` either: the caller re-reads and answers 404.
-      if (selectRev.get(id) !== expectedRev) return 'conflict';
+      if (stored?.rev !== expectedRev) return 'conflict';
       const now = takeStamp();
-      const draft = build({ now });
+      const { record: draft, revision } = build({ now });
       checkDraft(draft, now, id);
       const rev = expectedRev + 1;
-      updateRow.run(...rowColumns(draft, rev), id);
-      return { ...draft, rev };
+      const revisions = stored.revisions + 1;
+      updateRow.run(...rowColumns(draft, rev, revisions), id);
+      keepRevision(id, { rev: revisions, date: servedDateModified(draft), ...revision });
+      return { ...draft, rev, revisions };
     },
   );
 
-  const bulkInsertTransaction = writer.transaction((records: RecordDraft[]) => {
-    for (const record of records) insertRow.run(record.id, ...rowColumns(record, 1));
+  const bulkInsertTransaction = writer.transaction((records: readonly BulkRecord[]) => {
+    for (const { history, ...record } of records) {
+      const revisions = history ?? [firstRevision(record.asset)];
+      checkHistory(record, revisions);
+      insertRow.run(record.id, ...rowColumns(record, 1, revisions.length));
+      for (const revision of revisions) keepRevision(record.id, revision);
+    }
   });
 
   /*
@@ -650,6 +743,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
         test: row.test === 1,
         asset: JSON.parse(row.doc) as JsonObject,
         documentHistory: JSON.parse(row.document_history) as JsonObject[],
+        revisions: row.revisions,
       };
     },
 
@@ -682,6 +776,11 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
         listed[i] = entry;
       }
       return listed;
+    },
+
+    async revisions(id, after, limit) {
+      // One snapshot: the count and the page agree.
+      return readRevisions(id, after, limit);
     },
 
     async bulkInsert(records) {

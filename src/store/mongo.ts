@@ -10,6 +10,14 @@
  * - a feed reader reads the clock first and lists only `modified < min(unexpired inflight ticks)` (or `<= t`
  *   when nothing is in flight), so it never passes a tick that has yet to commit.
  *
+ * The history of each asset is in its own collection, `revisions`, one document per revision, read by (asset, rev).
+ * Without multi-document transactions, a write stays atomic through its asset's document: the update that changes
+ * the asset also sets its count of revisions and its latest revision (`latestRevision`, one revision, so the
+ * document never grows with the history); right after, that revision is copied into `revisions` (an idempotent
+ * upsert). Before anything moves `latestRevision` on (the next write) or serves a page of the history, the
+ * document's latest revision is made sure of in the collection, so a crash between the two writes loses nothing:
+ * every revision below the document's latest is always in the collection.
+ *
  * Transfers of ownership are documents of their own collection, `transfers`, read and marked by `_id` only.
  * The document service's files are in GridFS, bucket `files` (gridfs.ts).
  */
@@ -26,17 +34,20 @@ import {
   type IndexDescription,
 } from 'mongodb';
 import { dayOf } from '../domain/dates.js';
+import { firstRevision } from '../domain/history.js';
 import type { JsonObject } from '../domain/json.js';
 import { toJson } from '../domain/serialize.js';
 import type { FileStore } from './files.js';
 import { openGridFsFileStore } from './gridfs.js';
 import {
+  checkHistory,
   requireFieldNames,
   servedDateModified,
   StoreBusyError,
   type AssetRecord,
   type AssetText,
   type AssetStore,
+  type BulkRecord,
   type CreateStamp,
   type ImportPage,
   type ImportReport,
@@ -45,6 +56,9 @@ import {
   type ListQuery,
   type ListedRow,
   type RecordDraft,
+  type RecordWrite,
+  type Revision,
+  type RevisionDraft,
   type TransferMark,
   type TransferRecord,
   type TransferStore,
@@ -79,6 +93,15 @@ export const ASSET_INDEXES = [
   { key: { counterKey: 1 }, name: 'asset_id_counter', unique: true },
 ] as const satisfies IndexDescription[];
 
+/** A page of an asset's history is one range of this index. */
+export const REVISION_INDEXES = [{ key: { asset: 1, rev: 1 }, name: 'history', unique: true }] as const satisfies IndexDescription[];
+
+/** The marker in `counters` of a database whose every asset has its history (revision 1 at least). */
+const HISTORY_MARKER = 'history';
+const HISTORY_BATCH = 500;
+/** How many assets' copied revisions a node remembers (`copiedRevisions`). */
+const COPIED_REMEMBERED = 10_000;
+
 export type ClockMode = 'pipeline' | 'cas';
 
 export interface MongoStoreOptions {
@@ -112,6 +135,22 @@ interface AssetDoc {
   asset: JsonObject;
   /** Superseded document versions; missing on assets written before documents existed. */
   documentHistory?: JsonObject[];
+  /** How many revisions the history holds; missing on assets from before history until the first start gives them one. */
+  revisions?: number;
+  /** Revision `revisions` (its number is that count), also copied into `revisions`: see the module comment. */
+  latestRevision?: RevisionDraft & { date: string };
+}
+
+/** One revision of one asset in `revisions`. */
+interface RevisionDoc extends Revision {
+  /** `<asset>/<rev>`: a copy repeated is the same document. */
+  _id: string;
+  asset: string;
+}
+
+interface MarkerDoc {
+  _id: string;
+  done: boolean;
 }
 
 interface TransferDoc {
@@ -288,6 +327,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<AssetS
 class MongoStore implements AssetStore {
   readonly assets: Collection<AssetDoc>;
   readonly counters: Collection<ClockDoc | CounterDoc>;
+  readonly history: Collection<RevisionDoc>;
   readonly transfers: MongoTransfers;
   readonly files: FileStore;
   clockMode: ClockMode = 'cas';
@@ -393,6 +433,7 @@ class MongoStore implements AssetStore {
   ) {
     this.assets = db.collection<AssetDoc>('assets');
     this.counters = db.collection<ClockDoc | CounterDoc>('counters');
+    this.history = db.collection<RevisionDoc>('revisions');
     this.transfers = new MongoTransfers(db.collection<TransferDoc>('transfers'));
     this.files = openGridFsFileStore(db);
   }
@@ -417,6 +458,11 @@ class MongoStore implements AssetStore {
     for (const spec of ASSET_INDEXES) {
       if (!existing.has(spec.name)) await this.assets.createIndexes([spec]);
     }
+    const existingHistory = new Set((await this.history.indexes().catch(() => [])).map((index) => index.name));
+    for (const spec of REVISION_INDEXES) {
+      if (!existingHistory.has(spec.name)) await this.history.createIndexes([spec]);
+    }
+    await this.giveHistories();
     let opened: ClockDoc;
     if (mode === 'cas') {
       this.clockMode = 'cas';
@@ -721,13 +767,14 @@ class MongoStore implements AssetStore {
 
   // ---------------------------------------------------------------- AssetStore
 
-  async create(build: (stamp: CreateStamp) => RecordDraft): Promise<AssetRecord> {
+  async create(build: (stamp: CreateStamp) => RecordWrite): Promise<AssetRecord> {
     for (let attempt = 1; ; attempt++) {
       const held = await this.takeTick();
       const now = held.entry.t;
       const day = dayOf(now, this.timeZone);
       let dayIndex: number;
       let draft: RecordDraft;
+      let revision: RevisionDraft;
       try {
         dayIndex = await this.takeIndex(day);
       } catch (error) {
@@ -735,17 +782,18 @@ class MongoStore implements AssetStore {
         throw error;
       }
       try {
-        draft = build({ now, day, dayIndex });
+        ({ record: draft, revision } = build({ now, day, dayIndex }));
         this.checkLease(held);
       } catch (error) {
         await this.giveBackIndex(day, dayIndex);
         await this.abandon(held.entry);
         throw error;
       }
-      const record: AssetRecord = { ...draft, modified: now, rev: 1 };
+      const record: AssetRecord = { ...draft, modified: now, rev: 1, revisions: 1 };
+      const latest = { rev: 1, date: servedDateModified(record), ...revision };
       const counterKey = `${day}#${dayIndex}`;
       try {
-        await this.assets.insertOne(this.toDoc(record, counterKey));
+        await this.assets.insertOne(this.toDoc(record, counterKey, latest));
       } catch (error) {
         if (!isDuplicateKey(error)) throw error; // outcome unknown: the tick stays in flight until its lease ends
         const clash = await this.whichDuplicate(error, record, counterKey);
@@ -756,7 +804,7 @@ class MongoStore implements AssetStore {
         if (clash === 'id' || attempt >= MAX_ATTEMPTS) throw error;
         continue;
       }
-      await this.finish(held.entry);
+      await Promise.all([this.finish(held.entry), this.copyLatest(record.id, record.rev, latest)]);
       this.signalWrites();
       return record;
     }
@@ -797,29 +845,35 @@ class MongoStore implements AssetStore {
    * compare-and-set anyway, and on a server whose updates are not atomic (FerretDB) two could both win it.
    * Updates from other nodes still meet this one in the compare-and-set on `rev`.
    */
-  update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordDraft): Promise<AssetRecord | 'conflict'> {
+  update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordWrite): Promise<AssetRecord | 'conflict'> {
     return oneAtATime(this.updatesInFlight, id, () => this.updateNow(id, expectedRev, build));
   }
 
   private async updateNow(
     id: string,
     expectedRev: number,
-    build: (stamp: WriteStamp) => RecordDraft,
+    build: (stamp: WriteStamp) => RecordWrite,
   ): Promise<AssetRecord | 'conflict'> {
-    // No read before the write: the caller has just read the record at `expectedRev`, and the compare-and-set on
-    // `rev` decides. A stale rev costs a stamp taken and given back, and a build whose result is thrown away.
+    // The revision the write replaces as the document's latest must be in the collection first. This node usually
+    // knows it is (it copied it itself); else one read, which also tells a stale rev before any stamp is taken.
+    // Then the compare-and-set on `rev` decides: a stale rev costs a stamp taken and given back, and a build whose
+    // result is thrown away.
+    const revisions = await this.copiedBefore(id, expectedRev);
+    if (revisions === undefined) return 'conflict';
     for (let attempt = 1; ; attempt++) {
       const held = await this.takeTick();
       const now = held.entry.t;
       let draft: RecordDraft;
+      let revision: RevisionDraft;
       try {
-        draft = build({ now });
+        ({ record: draft, revision } = build({ now }));
         this.checkLease(held);
       } catch (error) {
         await this.abandon(held.entry);
         throw error;
       }
-      const record: AssetRecord = { ...draft, id, modified: now, rev: expectedRev + 1 };
+      const record: AssetRecord = { ...draft, id, modified: now, rev: expectedRev + 1, revisions: revisions + 1 };
+      const latest = { rev: record.revisions, date: servedDateModified(record), ...revision };
       let matched: number;
       try {
         const result = await this.assets.updateOne(
@@ -836,6 +890,8 @@ class MongoStore implements AssetStore {
               dateModified: servedDateModified(record),
               asset: record.asset,
               documentHistory: record.documentHistory,
+              revisions: record.revisions,
+              latestRevision: { date: latest.date, author: latest.author, changes: latest.changes },
             },
           },
         );
@@ -850,7 +906,7 @@ class MongoStore implements AssetStore {
         await this.abandon(held.entry);
         return 'conflict';
       }
-      await this.finish(held.entry);
+      await Promise.all([this.finish(held.entry), this.copyLatest(id, record.rev, latest)]);
       this.signalWrites();
       return record;
     }
@@ -893,18 +949,134 @@ class MongoStore implements AssetStore {
     }
   }
 
-  async bulkInsert(records: RecordDraft[]): Promise<void> {
+  /**
+   * Each batch's histories go in first, then its assets: until its asset is there, a history serves nothing (and
+   * a repeated insert writes the same revisions again).
+   */
+  async bulkInsert(records: readonly BulkRecord[]): Promise<void> {
     if (records.length === 0) return;
     let max = -Infinity;
     for (let i = 0; i < records.length; i += BULK_BATCH) {
-      const docs = records.slice(i, i + BULK_BATCH).map((draft) => {
+      const revisions: RevisionDoc[] = [];
+      const docs = records.slice(i, i + BULK_BATCH).map(({ history, ...draft }) => {
         if (draft.modified > max) max = draft.modified;
-        return this.toDoc({ ...draft, rev: 1 }, `bulk#${draft.id}`);
+        const kept = history ?? [firstRevision(draft.asset)];
+        checkHistory(draft, kept);
+        for (const revision of kept) revisions.push(revisionDoc(draft.id, revision));
+        return this.toDoc({ ...draft, rev: 1, revisions: kept.length }, `bulk#${draft.id}`, kept[kept.length - 1]!);
       });
+      await this.keepRevisions(revisions);
       await this.assets.insertMany(docs, { ordered: true });
     }
     await this.pushClock(max);
     this.signalWrites();
+  }
+
+  // ---------------------------------------------------------------- history
+
+  /**
+   * For each asset, the record `rev` at which this node last saw its latest revision copied into `revisions`, and
+   * that revision's number. Copies are never removed, so what it holds stays true; it only spares the read.
+   */
+  private readonly copiedRevisions = new Map<string, { rev: number; revisions: number }>();
+
+  private rememberCopied(id: string, rev: number, revisions: number): void {
+    this.copiedRevisions.delete(id);
+    this.copiedRevisions.set(id, { rev, revisions });
+    if (this.copiedRevisions.size > COPIED_REMEMBERED) {
+      this.copiedRevisions.delete(this.copiedRevisions.keys().next().value as string);
+    }
+  }
+
+  /** Writes revisions into the collection, each an idempotent upsert on its `_id`. */
+  private async keepRevisions(docs: readonly RevisionDoc[]): Promise<void> {
+    if (docs.length === 0) return;
+    const operations = docs.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } }));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.history.bulkWrite(operations, { ordered: false });
+        return;
+      } catch (error) {
+        // Two upserts of one revision at once (two readers repairing it): the second finds it there when repeated.
+        if (!isDuplicateKey(error) || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  /** Copies the asset's latest revision (written with record `rev`) into the collection. */
+  private async copyLatest(id: string, rev: number, latest: Revision): Promise<void> {
+    try {
+      await this.keepRevisions([revisionDoc(id, latest)]);
+      this.rememberCopied(id, rev, latest.rev);
+    } catch {
+      // The write itself is done and its revision is kept in the asset's document: the next reader or writer copies it.
+    }
+  }
+
+  /**
+   * Makes sure the latest revision of the asset at record `rev` is in the collection, and answers how many revisions
+   * it has; `undefined` when the asset is gone or no longer at `rev` (the caller's compare-and-set would fail).
+   */
+  private async copiedBefore(id: string, rev: number): Promise<number | undefined> {
+    const known = this.copiedRevisions.get(id);
+    if (known?.rev === rev) return known.revisions;
+    const doc = await this.assets.findOne({ _id: id }, { projection: { rev: 1, revisions: 1, latestRevision: 1 } });
+    if (doc === null || Number(doc.rev) !== rev) return undefined;
+    const latest = latestOf(doc);
+    await this.keepRevisions([revisionDoc(id, latest)]);
+    this.rememberCopied(id, rev, latest.rev);
+    return latest.rev;
+  }
+
+  async revisions(id: string, after: number, limit: number): Promise<Revision[] | undefined> {
+    const doc = await this.assets.findOne({ _id: id }, { projection: { rev: 1, revisions: 1, latestRevision: 1 } });
+    if (doc === null) return undefined;
+    const latest = latestOf(doc);
+    const docs = await this.history
+      .find({ asset: id, rev: { $gt: after, $lte: latest.rev } }, { sort: { rev: 1 }, limit, batchSize: limit })
+      .toArray();
+    const page: Revision[] = docs.map((kept) => ({ rev: Number(kept.rev), date: kept.date, author: kept.author, changes: kept.changes }));
+    // Every revision below the latest is in the collection; the latest may not be yet (a write cut short).
+    const wanted = Math.max(0, Math.min(limit, latest.rev - after));
+    if (page.length < wanted) {
+      if (page.length !== wanted - 1 || (page.length > 0 && page[page.length - 1]!.rev !== latest.rev - 1)) {
+        throw new Error(`the history of ${id} misses revisions below its latest, ${latest.rev}`);
+      }
+      await this.keepRevisions([revisionDoc(id, latest)]);
+      this.rememberCopied(id, Number(doc.rev), latest.rev);
+      page.push(latest);
+    }
+    return page;
+  }
+
+  /**
+   * Gives every asset from before history its revision 1, holding it as it stands (author its owner, date its
+   * `dateModified`), once, before the store serves: a batch of revisions copied first, then their assets marked
+   * (`revisions: 1`) only where still unmarked. A start cut short goes on with the unmarked ones (copying again
+   * writes the same revisions); the marker in `counters` spares later starts the scan.
+   */
+  private async giveHistories(): Promise<void> {
+    const markers = this.counters as unknown as Collection<MarkerDoc>;
+    if ((await markers.findOne({ _id: HISTORY_MARKER }))?.done) return;
+    for (let after = ''; ; ) {
+      const docs = await this.assets
+        .find({ _id: { $gt: after }, revisions: { $exists: false } }, { sort: { _id: 1 }, limit: HISTORY_BATCH, projection: { asset: 1 } })
+        .toArray();
+      if (docs.length === 0) break;
+      const firsts = docs.map((doc) => ({ id: doc._id, revision: firstRevision(doc.asset) }));
+      await this.keepRevisions(firsts.map(({ id, revision }) => revisionDoc(id, revision)));
+      await this.assets.bulkWrite(
+        firsts.map(({ id, revision }) => ({
+          updateOne: {
+            filter: { _id: id, revisions: { $exists: false } },
+            update: { $set: { revisions: 1, latestRevision: { date: revision.date, author: revision.author, changes: revision.changes } } },
+          },
+        })),
+        { ordered: false },
+      );
+      after = docs[docs.length - 1]!._id;
+    }
+    await markers.updateOne({ _id: HISTORY_MARKER }, { $set: { done: true } }, { upsert: true });
   }
 
   // ---------------------------------------------------------------- watching writes
@@ -1046,7 +1218,7 @@ class MongoStore implements AssetStore {
 
   // ---------------------------------------------------------------- mapping
 
-  private toDoc(record: AssetRecord, counterKey: string): AssetDoc {
+  private toDoc(record: AssetRecord, counterKey: string, latest: Revision): AssetDoc {
     return {
       _id: record.id,
       rev: record.rev,
@@ -1060,6 +1232,8 @@ class MongoStore implements AssetStore {
       counterKey,
       asset: record.asset,
       documentHistory: record.documentHistory,
+      revisions: record.revisions,
+      latestRevision: { date: latest.date, author: latest.author, changes: latest.changes },
     };
   }
 
@@ -1075,6 +1249,18 @@ class MongoStore implements AssetStore {
       test: doc.test,
       asset: doc.asset,
       documentHistory: doc.documentHistory ?? [],
+      revisions: Number(doc.revisions ?? 0),
     };
   }
+}
+
+/** The document's latest revision, with its number. */
+function latestOf(doc: Pick<AssetDoc, '_id' | 'revisions' | 'latestRevision'>): Revision {
+  const { latestRevision } = doc;
+  if (latestRevision === undefined || doc.revisions === undefined) throw new Error(`asset ${doc._id} has no history`);
+  return { rev: Number(doc.revisions), date: latestRevision.date, author: latestRevision.author, changes: latestRevision.changes };
+}
+
+function revisionDoc(asset: string, revision: Revision): RevisionDoc {
+  return { _id: `${asset}/${revision.rev}`, asset, rev: revision.rev, date: revision.date, author: revision.author, changes: revision.changes };
 }

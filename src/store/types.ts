@@ -1,8 +1,9 @@
 /**
  * The storage interface. Both stores (embedded SQLite, MongoDB) implement it and pass the same tests
  * (test/store/). Stores know nothing of HTTP, roles or validation: they keep records, hand out write
- * stamps, list the feed and keep the transfers of ownership.
+ * stamps, list the feed, keep each asset's history and the transfers of ownership.
  */
+import type { ChangeOperation, Revision } from '../domain/history.js';
 import type { JsonObject } from '../domain/json.js';
 import { isFieldName, type ListedRow, type ListMode } from '../domain/listing.js';
 import type { Revision } from '../domain/original.js';
@@ -35,6 +36,11 @@ export interface AssetRecord {
    * `documents` holds the latest versions): the documents endpoints show them.
    */
   documentHistory: JsonObject[];
+  /**
+   * How many revisions the asset's history holds: the `rev` of its latest revision. Counts only writes that changed
+   * what is served (unlike `rev`). The history itself is kept beside the record, never inside it.
+   */
+  revisions: number;
 }
 
 /** A moment handed out by the store inside its write: unique, later than every `modified` already stored. */
@@ -51,8 +57,32 @@ export interface CreateStamp extends WriteStamp {
   dayIndex: number;
 }
 
-/** What a build callback returns; the store sets `rev` itself. */
-export type RecordDraft = Omit<AssetRecord, 'rev'>;
+/** A record as written; the store sets `rev` and `revisions` itself. */
+export type RecordDraft = Omit<AssetRecord, 'rev' | 'revisions'>;
+
+/** An asset's history is the domain's (domain/history.ts); the store keeps it beside the records. */
+export type { ChangeOperation, Revision };
+
+/** What a write adds to its asset's history besides its date: who made it and how it changed the served asset. */
+export type RevisionDraft = Pick<Revision, 'author' | 'changes'>;
+
+/**
+ * What a create or an update writes, in one atomic write: the record, and the revision of the asset's history the
+ * write adds. Every create and update changes what is served (at least `dateModified`), so each adds exactly one
+ * revision; the store numbers it (1 for a create, one more than the record's `revisions` for an update) and dates
+ * it with the record's `dateModified`.
+ */
+export interface RecordWrite {
+  record: RecordDraft;
+  revision: RevisionDraft;
+}
+
+/**
+ * A ready-made record for `bulkInsert`, with its whole history when it has one (an import rebuilds it): revisions
+ * 1 … n in order, the last one's `date` the asset's `dateModified`. Without `history` the record gets revision 1
+ * holding it as it stands (author its owner, date its `dateModified`), as assets from before history do.
+ */
+export type BulkRecord = RecordDraft & { history?: readonly Revision[] };
 
 /** The feed's own shapes are the domain's (domain/listing.ts); the store fills them. */
 export type { ListedRow, ListMode };
@@ -183,23 +213,32 @@ export interface AssetStore {
   readonly imports: ImportStore;
 
   /**
-   * Creates one record. `build` is called inside the store's write (it must be synchronous and pure) with a
-   * stamp whose `now` becomes `modified` and whose `dayIndex` is consumed only if the write commits.
+   * Creates one record and its revision 1. `build` is called inside the store's write (it must be synchronous and
+   * pure) with a stamp whose `now` becomes `modified` and whose `dayIndex` is consumed only if the write commits.
    */
-  create(build: (stamp: CreateStamp) => RecordDraft): Promise<AssetRecord>;
+  create(build: (stamp: CreateStamp) => RecordWrite): Promise<AssetRecord>;
   get(id: string): Promise<AssetRecord | undefined>;
   /** The asset's served JSON text, without parsing or decoding it: the read path of `GET /assets/{id}`. */
   getText(id: string): Promise<AssetText | undefined>;
   /**
-   * Replaces the record if its `rev` is still `expectedRev`; `build` gets a fresh stamp inside the write (a store
-   * may call it before its compare-and-set finds the rev stale, and then writes nothing).
+   * Replaces the record if its `rev` is still `expectedRev`, and adds the write's revision to its history in the
+   * same atomic write; `build` gets a fresh stamp inside the write (a store may call it before its compare-and-set
+   * finds the rev stale, and then writes nothing). Its cost does not depend on how many revisions came before.
    * Returns the stored record, or 'conflict' when another write came first (the caller re-reads and retries).
    */
-  update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordDraft): Promise<AssetRecord | 'conflict'>;
+  update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordWrite): Promise<AssetRecord | 'conflict'>;
   /** One feed page of listed records, ordered by `modified`. */
   list(query: ListQuery): Promise<ListedRow[]>;
-  /** Inserts ready-made records without HTTP (benchmarks, seeding); `modified` values must be unique. */
-  bulkInsert(records: RecordDraft[]): Promise<void>;
+  /**
+   * Inserts ready-made records without HTTP (benchmarks, seeding, imports); `modified` values must be unique. Each
+   * record goes in together with its history (`BulkRecord`): a reader sees the record with all of it, or neither.
+   */
+  bulkInsert(records: readonly BulkRecord[]): Promise<void>;
+  /**
+   * The asset's revisions with `rev` above `after`, oldest first, at most `limit` of them; `undefined` when there is
+   * no such asset. Reads by (asset, rev): the cost does not depend on where in the history the page is.
+   */
+  revisions(id: string, after: number, limit: number): Promise<Revision[] | undefined>;
   /**
    * Watches for writes committed by any process sharing the store: `onWrite` is called soon after each (several
    * writes may give one call, and a call may come with nothing new to list). It reads no feed rows: the caller
@@ -234,4 +273,16 @@ export function servedDateModified(draft: RecordDraft): string {
   const served = draft.asset.dateModified;
   if (typeof served !== 'string') throw new Error(`record ${draft.id} has no dateModified text`);
   return served;
+}
+
+/**
+ * A history handed to `bulkInsert` must be one the registry could have written: revisions 1 … n in order, the last
+ * one dated with the record's `dateModified`.
+ */
+export function checkHistory(record: RecordDraft, history: readonly Revision[]): void {
+  const gap = history.findIndex((revision, i) => revision.rev !== i + 1);
+  if (history.length === 0 || gap !== -1) throw new Error(`the history of ${record.id} does not number its revisions 1 … n`);
+  if (history[history.length - 1]!.date !== servedDateModified(record)) {
+    throw new Error(`the last revision of ${record.id} is not dated with its dateModified`);
+  }
 }

@@ -14,7 +14,7 @@ import { openStore } from '../../src/store/index.js';
 import type { AssetStore, ListQuery } from '../../src/store/types.js';
 import { uniqueMongoUri } from '../helpers/server.js';
 import { SseParser } from '../helpers/sse.js';
-import { DRAFT_ZONE, draftAt, type DraftShape } from '../store/fixtures/drafts.js';
+import { DRAFT_ZONE, draftAt, type DraftShape, written } from '../store/fixtures/drafts.js';
 import { waitFor } from '../store/contract.js';
 
 const SETTINGS: ChangeStreamSettings = { timeZone: 'Europe/Kyiv', maxClients: 1000, maxUnread: 1_048_576, unreadTimeout: 30_000, heartbeat: 15_000 };
@@ -52,6 +52,7 @@ describe('change streams (service, one node)', () => {
       create: (build) => real.create(build),
       get: (id) => real.get(id),
       getText: (id) => real.getText(id),
+      revisions: (id, after, limit) => real.revisions(id, after, limit),
       update: (id, rev, build) => real.update(id, rev, build),
       list: (query) => {
         listCalls.push(query);
@@ -74,7 +75,7 @@ describe('change streams (service, one node)', () => {
   });
 
   async function create(shape: DraftShape = {}) {
-    return store.create((stamp) => draftAt(stamp, shape));
+    return store.create((stamp) => written(draftAt(stamp, shape)));
   }
 
   it('sends the feed from its start, then every change as it is listed, with strictly increasing ids', async () => {
@@ -86,7 +87,7 @@ describe('change streams (service, one node)', () => {
     expect(ids(client.parser)).toEqual([before[0]!.id, before[2]!.id]);
 
     const draft = before[1]!;
-    const published = await store.update(draft.id, 1, (stamp) => draftAt(stamp, { id: draft.id, title: 'published' }));
+    const published = await store.update(draft.id, 1, (stamp) => written(draftAt(stamp, { id: draft.id, title: 'published' })));
     const later = await create();
     await waitFor(() => client.parser.events.length >= 4, 5000);
     expect(ids(client.parser)).toEqual([before[0]!.id, before[2]!.id, draft.id, later.id]);
@@ -106,7 +107,7 @@ describe('change streams (service, one node)', () => {
     const second = await create();
     const client = read(streams.open({ after: first.modified, mode: 'real', fields: [] }));
     await waitFor(() => client.parser.events.length >= 1, 5000);
-    const edited = await store.update(first.id, 1, (stamp) => draftAt(stamp, { id: first.id, title: 'edited' }));
+    const edited = await store.update(first.id, 1, (stamp) => written(draftAt(stamp, { id: first.id, title: 'edited' })));
     await waitFor(() => client.parser.events.length >= 2, 5000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(ids(client.parser)).toEqual([second.id, first.id]);

@@ -16,7 +16,7 @@ import { openEmbeddedStore } from '../../src/store/embedded.js';
 import { openMongoStore } from '../../src/store/mongo.js';
 import type { AssetRecord, AssetStore } from '../../src/store/types.js';
 import { dropMongoDatabase, uniqueMongoUri } from '../helpers/server.js';
-import { DRAFT_ZONE, draftAt } from '../store/fixtures/drafts.js';
+import { DRAFT_ZONE, draftAt, written } from '../store/fixtures/drafts.js';
 
 const OLD_OWNER: Principal = { name: 'broker', role: 'brokers' };
 const NEW_OWNER: Principal = { name: 'broker2', role: 'brokers' };
@@ -85,7 +85,7 @@ for (const [name, open] of stores) {
       const transferToken = newToken();
       const record = await store.create((stamp) => {
         const draft = draftAt(stamp);
-        return { ...draft, transferTokenHash: hashToken(transferToken), asset: { ...draft.asset, owner: OLD_OWNER.name } };
+        return written({ ...draft, transferTokenHash: hashToken(transferToken), asset: { ...draft.asset, owner: OLD_OWNER.name } });
       });
       return { record, transferToken };
     }
@@ -132,7 +132,7 @@ for (const [name, open] of stores) {
       expect(await refusalOf(apply(other.record.id, t.id, other.transferToken))).toEqual(ALREADY_USED);
       expect(await store.get(record.id)).toEqual(record);
       // An unrelated change of the asset in between does not stop the repeat.
-      const patched = await store.update(record.id, record.rev, (stamp) => ({ ...record, ...draftAt(stamp, { id: record.id, title: 'edited' }), transferTokenHash: record.transferTokenHash }));
+      const patched = await store.update(record.id, record.rev, (stamp) => written({ ...record, ...draftAt(stamp, { id: record.id, title: 'edited' }), transferTokenHash: record.transferTokenHash }));
       expect(patched).not.toBe('conflict');
 
       const served = await apply(record.id, t.id, transferToken);
@@ -162,7 +162,7 @@ for (const [name, open] of stores) {
       await store.transfers.setMark(t.id, null, { assetId: record.id, fromHash: record.transferTokenHash!, at: 1 });
       await store.update(record.id, record.rev, (stamp) => {
         const draft = { ...record, modified: stamp.now };
-        return { ...draft, asset: { ...record.asset, status: 'deleted' } };
+        return written({ ...draft, asset: { ...record.asset, status: 'deleted' } });
       });
       expect(await service.read(NEW_OWNER, t.id)).not.toHaveProperty('usedFor');
       expect((await apply(elsewhere.record.id, t.id, elsewhere.transferToken)).owner).toBe(NEW_OWNER.name);

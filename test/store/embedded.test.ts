@@ -9,7 +9,7 @@ import { openEmbeddedStore } from '../../src/store/embedded.js';
 import type { AssetStore, ListedRow } from '../../src/store/types.js';
 import { describeStoreContract, waitFor } from './contract.js';
 import { describeFileStoreContract } from './files-contract.js';
-import { draftAt } from './fixtures/drafts.js';
+import { draftAt, written } from './fixtures/drafts.js';
 import type { WriterReport } from './fixtures/writer.js';
 
 const ZONE = 'Europe/Kyiv';
@@ -40,7 +40,7 @@ describe('embedded store: a file written by an earlier registry', () => {
     const id = 'e'.repeat(32);
     old
       .prepare('INSERT INTO assets VALUES (?, 1, ?, 1000, 1, 0, ?, ?)')
-      .run(id, 'a'.repeat(64), '1970-01-01T03:00:00.001000+03:00', JSON.stringify({ id, title: 'old' }));
+      .run(id, 'a'.repeat(64), '1970-01-01T03:00:00.001000+03:00', JSON.stringify({ id, title: 'old', owner: 'broker', dateModified: '1970-01-01T03:00:00.001000+03:00' }));
     old.close();
     const store = openEmbeddedStore({ dataDir, timeZone: ZONE });
     try {
@@ -48,7 +48,7 @@ describe('embedded store: a file written by an earlier registry', () => {
       expect(record).toMatchObject({ id, rev: 1, asset: { id, title: 'old' } });
       expect(record?.documentHistory).toEqual([]);
       const history = [{ id: 'd'.repeat(32), title: 'v1' }];
-      const updated = await store.update(id, 1, (stamp) => ({ ...draftAt(stamp, { id }), documentHistory: history }));
+      const updated = await store.update(id, 1, (stamp) => written({ ...draftAt(stamp, { id }), documentHistory: history }));
       expect(updated).not.toBe('conflict');
       expect((await store.get(id))?.documentHistory).toEqual(history);
     } finally {
@@ -139,7 +139,7 @@ describe('embedded store', () => {
         await first.create((stamp) => {
           const draft = draftAt(stamp);
           draft.asset.value = { amount, currency: 'UAH' };
-          return draft;
+          return written(draft);
         }),
       );
     }
@@ -158,7 +158,8 @@ describe('embedded store', () => {
     expect(await reopened.get(made[0]!.id)).toEqual(made[0]);
     await reopened.close();
     const check = new Database(join(dataDir, 'registry.sqlite'), { readonly: true });
-    expect(check.pragma('user_version', { simple: true })).toBe(1);
+    // The rewrite's version, 1, and then history's (every asset has revision 1), 2.
+    expect(check.pragma('user_version', { simple: true })).toBe(2);
     check.close();
   });
 
@@ -168,9 +169,9 @@ describe('embedded store', () => {
     let firstDay = '';
     const created = await first.create((stamp) => {
       firstDay = stamp.day;
-      return draftAt(stamp, { title: 'kept' });
+      return written(draftAt(stamp, { title: 'kept' }));
     });
-    const updated = await first.update(created.id, 1, (stamp) => draftAt(stamp, { id: created.id, title: 'kept too' }));
+    const updated = await first.update(created.id, 1, (stamp) => written(draftAt(stamp, { id: created.id, title: 'kept too' })));
     await first.close();
 
     const reopened = openEmbeddedStore({ dataDir, timeZone: ZONE });
@@ -180,7 +181,7 @@ describe('embedded store', () => {
     let next: { day: string; dayIndex: number } | undefined;
     const second = await reopened.create((stamp) => {
       next = stamp;
-      return draftAt(stamp);
+      return written(draftAt(stamp));
     });
     expect(next!.dayIndex).toBe(next!.day === firstDay ? 2 : 1);
     if (updated === 'conflict') throw new Error('unexpected conflict');
@@ -190,13 +191,13 @@ describe('embedded store', () => {
 
   it('refuses a draft whose modified is not the stamp it was given', async () => {
     const store = openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE });
-    await expect(store.create((stamp) => ({ ...draftAt(stamp), modified: stamp.now - 1 }))).rejects.toThrow(
+    await expect(store.create((stamp) => written({ ...draftAt(stamp), modified: stamp.now - 1 }))).rejects.toThrow(
       /write stamp/,
     );
-    const record = await store.create((stamp) => draftAt(stamp));
+    const record = await store.create((stamp) => written(draftAt(stamp)));
     expect(record.asset.assetID).toMatch(/-000001$/);
     await expect(
-      store.update(record.id, 1, (stamp) => draftAt(stamp, { id: 'e'.repeat(32) })),
+      store.update(record.id, 1, (stamp) => written(draftAt(stamp, { id: 'e'.repeat(32) }))),
     ).rejects.toThrow(/another id/);
     expect(await store.get(record.id)).toEqual(record);
     await store.close();
@@ -223,7 +224,7 @@ describe('embedded store', () => {
     expect(calls).toBe(0);
     for (let i = 0; i < 5; i++) {
       const before = calls;
-      await other.create((stamp) => draftAt(stamp));
+      await other.create((stamp) => written(draftAt(stamp)));
       await waitFor(() => calls > before, 500);
     }
     await watch.close();
@@ -232,7 +233,7 @@ describe('embedded store', () => {
 
   it('refuses bulk records with a modified already taken, inserting none of the batch', async () => {
     const store = openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE });
-    const taken = await store.create((stamp) => draftAt(stamp));
+    const taken = await store.create((stamp) => written(draftAt(stamp)));
     const fresh = draftAt({ now: taken.modified - 5 });
     await expect(store.bulkInsert([fresh, draftAt({ now: taken.modified })])).rejects.toThrow(/UNIQUE/);
     expect(await store.get(fresh.id)).toBeUndefined();

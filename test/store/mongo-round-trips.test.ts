@@ -7,6 +7,7 @@
  * `cas` (a compare-and-set on the clock document, for servers without update pipelines such as FerretDB). On
  * FerretDB only `cas` runs; on MongoDB both do. Runs when MONGODB_URI is set.
  */
+import { written } from './fixtures/drafts.js';
 import type { CommandStartedEvent } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openMongoStore, type ClockMode } from '../../src/store/mongo.js';
@@ -71,6 +72,8 @@ const TICK: Record<ClockMode, string[]> = {
   cas: ['hello', 'findAndModify counters'],
 };
 const RELEASE = ['findAndModify counters'];
+/** The copy of a write's revision into `revisions`, sent while its stamp is given back. */
+const COPY = 'update revisions';
 /** Reading the clock before a feed page (no write in flight). */
 const CLOCK_READ: Record<ClockMode, string[]> = {
   pipeline: ['aggregate counters'],
@@ -90,7 +93,10 @@ if (!BASE_URI) {
     const server: TestServer = useServer({}, monitored(log, mode));
     const { broker, broker2, anonymous: reader } = server;
     const tick = TICK[mode];
-    const write = (...commands: string[]) => [...tick, ...commands, ...RELEASE];
+    /** A write's commands: the stamp, `commands`, then the stamp given back and its revision copied, at once. */
+    const write = (...commands: string[]) => [...tick, ...commands, ...[...RELEASE, COPY].sort()];
+    /** The last two commands of a write run at once: in the order of `write`'s. */
+    const inOrder = (commands: string[]) => [...commands.slice(0, -2), ...commands.slice(-2).sort()];
     const page = ['find assets'];
 
     // A client's first write fetches the cluster cookie with a listing first (test/helpers/client.ts): not counted.
@@ -145,18 +151,20 @@ if (!BASE_URI) {
     });
 
     it('create: a stamp, the day number, the insert, the stamp given back', async () => {
-      const commands = await log.commands(() => createAsset(broker));
+      const commands = inOrder(await log.commands(() => createAsset(broker)));
       expect(commands).toEqual(write('findAndModify counters', 'insert assets'));
     });
 
     it('PATCH, a field or a status move: the record, then a stamped compare-and-set update', async () => {
       const created = await createAsset(broker);
-      const moved = await log.commands(() => toPending(broker, created.id, created.token));
+      const moved = inOrder(await log.commands(() => toPending(broker, created.id, created.token)));
       expect(moved).toEqual(['find assets', ...write('update assets')]);
-      const edited = await log.commands(async () => {
-        const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { title: 'Нова назва' } }, { token: created.token });
-        expect(res.status).toBe(200);
-      });
+      const edited = inOrder(
+        await log.commands(async () => {
+          const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { title: 'Нова назва' } }, { token: created.token });
+          expect(res.status).toBe(200);
+        }),
+      );
       expect(edited).toEqual(['find assets', ...write('update assets')]);
       const unchanged = await log.commands(async () => {
         const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { title: 'Нова назва' } }, { token: created.token });
@@ -169,17 +177,21 @@ if (!BASE_URI) {
       const { id, token } = await createAsset(broker);
       const file = await uploadFile(broker);
       let documentId = '';
-      const added = await log.commands(async () => {
-        const res = await broker.post(`${ASSETS}/${id}/documents`, { data: { ...file, title: 'a.pdf' } }, { token });
-        expect(res.status, res.text).toBe(201);
-        documentId = res.json.data.id;
-      });
+      const added = inOrder(
+        await log.commands(async () => {
+          const res = await broker.post(`${ASSETS}/${id}/documents`, { data: { ...file, title: 'a.pdf' } }, { token });
+          expect(res.status, res.text).toBe(201);
+          documentId = res.json.data.id;
+        }),
+      );
       expect(added).toEqual(['find assets', ...write('update assets')]);
       const next = await uploadFile(broker);
-      const replaced = await log.commands(async () => {
-        const res = await broker.request('PUT', `${ASSETS}/${id}/documents/${documentId}`, { json: { data: next }, token });
-        expect(res.status, res.text).toBe(200);
-      });
+      const replaced = inOrder(
+        await log.commands(async () => {
+          const res = await broker.request('PUT', `${ASSETS}/${id}/documents/${documentId}`, { json: { data: next }, token });
+          expect(res.status, res.text).toBe(200);
+        }),
+      );
       expect(replaced).toEqual(['find assets', ...write('update assets')]);
     });
 
@@ -194,10 +206,12 @@ if (!BASE_URI) {
       expect(created).toEqual(['insert transfers']);
       const read = await log.commands(async () => expect((await broker2.get(`${API}/transfers/${transfer.id}`)).status).toBe(200));
       expect(read).toEqual(['find transfers']);
-      const applied = await log.commands(async () => {
-        const res = await broker2.post(`${ASSETS}/${asset.id}/ownership`, { data: { id: transfer.id, transfer: asset.transfer } });
-        expect(res.status, res.text).toBe(200);
-      });
+      const applied = inOrder(
+        await log.commands(async () => {
+          const res = await broker2.post(`${ASSETS}/${asset.id}/ownership`, { data: { id: transfer.id, transfer: asset.transfer } });
+          expect(res.status, res.text).toBe(200);
+        }),
+      );
       expect(applied).toEqual(['find assets', 'find transfers', 'update transfers', ...write('update assets')]);
     });
 
@@ -218,15 +232,18 @@ if (!BASE_URI) {
         // FerretDB has no update pipelines: the one tried first fails, and the store takes stamps by compare-and-set.
         const probe = ferret ? ['findAndModify counters'] : [];
         const opened = store!.clockMode;
-        expect(events.map(described)).toEqual([
+        // Then the history's index and the marker that every asset has its history (set by the first start).
+        expect(inOrder(events.map(described))).toEqual([
           'listIndexes assets',
+          'listIndexes revisions',
+          'find counters',
           ...probe,
           'findAndModify counters',
           'find assets',
           ...TICK[opened],
           'findAndModify counters',
           'insert assets',
-          ...RELEASE,
+          ...[...RELEASE, COPY].sort(),
         ]);
       } finally {
         await store?.close();
@@ -261,5 +278,5 @@ if (!BASE_URI) {
 /** A minimal record for a store-level create (the start-up test writes once through the store it opened). */
 function seedDraft(stamp: { now: number; day: string; dayIndex: number }) {
   const [record] = new Seeder(stamp.now).records(0, 1);
-  return { ...record!, modified: stamp.now };
+  return written({ ...record!, modified: stamp.now });
 }

@@ -16,7 +16,7 @@ import { databaseName, LEASE_MS, openMongoStore, type ClockMode } from '../../sr
 import { StoreBusyError, type AssetRecord, type AssetStore, type ListQuery } from '../../src/store/types.js';
 import { describeStoreContract, waitFor } from './contract.js';
 import { describeFileStoreContract } from './files-contract.js';
-import { DRAFT_ZONE, draftAt } from './fixtures/drafts.js';
+import { DRAFT_ZONE, draftAt, written } from './fixtures/drafts.js';
 
 const BASE_URI = process.env.MONGODB_URI;
 const RUN = `t${process.pid}_${randomBytes(3).toString('hex')}`;
@@ -98,7 +98,7 @@ if (!BASE_URI) {
     }
   });
 
-  describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh(), { buildsOnStaleRev: true });
+  describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh());
   describeFileStoreContract(`mongo GridFS (${server.version})`, async () => {
     const store = await openFresh();
     return { files: store.files, close: () => store.close() };
@@ -149,7 +149,7 @@ if (!BASE_URI) {
   });
   if (!isFerret) {
     // MongoDB runs the compare-and-set clock too, so both clock paths are verified where they can be.
-    describeStoreContract(`mongo (${server.version}, clock cas)`, () => openFresh('cas'), { buildsOnStaleRev: true });
+    describeStoreContract(`mongo (${server.version}, clock cas)`, () => openFresh('cas'));
   }
 
   const all = (overrides: Partial<ListQuery> = {}): ListQuery => ({
@@ -181,7 +181,7 @@ if (!BASE_URI) {
         // together than that, so only watching the clock can answer every one of them within the bound.
         for (let i = 0; i < 5; i++) {
           const before = calls;
-          await other.create((stamp) => draftAt(stamp));
+          await other.create((stamp) => written(draftAt(stamp)));
           await waitFor(() => calls > before, 400);
         }
         await watch.close();
@@ -218,7 +218,7 @@ if (!BASE_URI) {
       const store = await openFresh('auto', name);
       const client = new MongoClient(store.uri);
       try {
-        const record = await store.create((stamp) => draftAt(stamp));
+        const record = await store.create((stamp) => written(draftAt(stamp)));
         const raw = await client.db(name).collection('assets').findOne({ _id: record.id as never });
         expect(raw).toMatchObject({ rev: 1, modified: record.modified, listed: true, test: false });
         expect(Object.keys(raw!.asset as object).sort()).toEqual(Object.keys(record.asset).sort());
@@ -232,8 +232,8 @@ if (!BASE_URI) {
       const store = await openFresh();
       const client = new MongoClient(store.uri);
       try {
-        const a = await store.create((stamp) => draftAt(stamp));
-        const b = await store.create((stamp) => draftAt(stamp));
+        const a = await store.create((stamp) => written(draftAt(stamp)));
+        const b = await store.create((stamp) => written(draftAt(stamp)));
         const clock = client.db(databaseName(store.uri)).collection('counters');
         const farFuture = Date.now() + 10 * LEASE_MS;
         // A writer holding tick b.modified - 1 (between a and b) has not committed yet: b must wait.
@@ -245,7 +245,7 @@ if (!BASE_URI) {
         await clock.updateOne({ _id: 'clock' as never }, { $set: { inflight: [{ t: b.modified - 1, exp: Date.now() - 1 }] } });
         expect((await store.list(all())).map((row) => row.id)).toEqual([a.id, b.id]);
         // New writes clean expired leases up and stamp after everything.
-        const c = await store.create((stamp) => draftAt(stamp));
+        const c = await store.create((stamp) => written(draftAt(stamp)));
         expect(c.modified).toBeGreaterThan(b.modified);
         expect((await store.list(all())).map((row) => row.id)).toEqual([a.id, b.id, c.id]);
       } finally {
@@ -268,7 +268,7 @@ if (!BASE_URI) {
               let dayIndex = 0;
               const record = await store.create((stamp) => {
                 ({ day, dayIndex } = stamp);
-                return draftAt(stamp);
+                return written(draftAt(stamp));
               });
               created.push({ record, day, dayIndex });
             }
@@ -282,7 +282,7 @@ if (!BASE_URI) {
           expect(indexes.sort((x, y) => x - y)).toEqual(Array.from({ length: indexes.length }, (_, i) => i + 1));
         }
         // Later writes on either node stamp after all of them.
-        const last = await two.create((stamp) => draftAt(stamp));
+        const last = await two.create((stamp) => written(draftAt(stamp)));
         expect(last.modified).toBeGreaterThan(Math.max(...modified));
       } finally {
         await two.close();
@@ -300,7 +300,7 @@ if (!BASE_URI) {
         const two = await openMongoStore({ uri: one.uri, timeZone: DRAFT_ZONE });
         try {
           const created = await Promise.all(
-            Array.from({ length: 40 }, (_, i) => (i % 2 ? one : two).create((stamp) => draftAt(stamp))),
+            Array.from({ length: 40 }, (_, i) => (i % 2 ? one : two).create((stamp) => written(draftAt(stamp)))),
           );
           const rows = await one.list(all());
           expect(rows.map((row) => row.modified)).toEqual(created.map((r) => r.modified).sort((x, y) => x - y));
@@ -318,10 +318,10 @@ if (!BASE_URI) {
         const one = await openFresh('auto', name);
         const two = await openMongoStore({ uri: one.uri, timeZone: DRAFT_ZONE });
         try {
-          const record = await one.create((stamp) => draftAt(stamp));
+          const record = await one.create((stamp) => written(draftAt(stamp)));
           const results = await Promise.all(
             Array.from({ length: 10 }, (_, i) =>
-              (i % 2 ? one : two).update(record.id, 1, (stamp) => draftAt(stamp, { id: record.id, title: `w${i}` })),
+              (i % 2 ? one : two).update(record.id, 1, (stamp) => written(draftAt(stamp, { id: record.id, title: `w${i}` }))),
             ),
           );
           const winners = results.filter((r): r is AssetRecord => r !== 'conflict');
@@ -345,10 +345,10 @@ if (!BASE_URI) {
           let writing = true;
           const writer = async (store: AssetStore, n: number) => {
             for (let i = 0; i < n; i++) {
-              const created = await store.create((stamp) => draftAt(stamp));
+              const created = await store.create((stamp) => written(draftAt(stamp)));
               // Half of them change again, moving in the feed.
               if (i % 2 === 0) {
-                await store.update(created.id, 1, (stamp) => draftAt(stamp, { id: created.id, title: 'moved' }));
+                await store.update(created.id, 1, (stamp) => written(draftAt(stamp, { id: created.id, title: 'moved' })));
               }
             }
           };
@@ -397,7 +397,7 @@ if (!BASE_URI) {
           const realNow = performance.now;
           performance.now = () => realNow.call(performance) + LEASE_MS;
           try {
-            return draftAt(stamp);
+            return written(draftAt(stamp));
           } finally {
             queueMicrotask(() => (performance.now = realNow));
           }
@@ -408,7 +408,7 @@ if (!BASE_URI) {
         let dayIndex = 0;
         const next = await store.create((stamp) => {
           dayIndex = stamp.dayIndex;
-          return draftAt(stamp);
+          return written(draftAt(stamp));
         });
         expect(dayIndex).toBe(1);
         expect(next.modified).toBeGreaterThanOrEqual(before);

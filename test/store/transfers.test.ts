@@ -13,7 +13,7 @@ import { openEmbeddedStore } from '../../src/store/embedded.js';
 import { databaseName, openMongoStore } from '../../src/store/mongo.js';
 import type { AssetStore, TransferMark, TransferRecord } from '../../src/store/types.js';
 import { dropMongoDatabase, uniqueMongoUri } from '../helpers/server.js';
-import { DRAFT_ZONE, draftAt } from './fixtures/drafts.js';
+import { DRAFT_ZONE, draftAt, written } from './fixtures/drafts.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'registry-transfers-'));
 let dirCount = 0;
@@ -126,10 +126,10 @@ for (const [name, open] of stores) {
     });
 
     it('keeps an asset’s transfer token hash and applied transfers through create and update', async () => {
-      const created = await store.create((stamp) => draftAt(stamp));
+      const created = await store.create((stamp) => written(draftAt(stamp)));
       expect(created).toMatchObject({ transferTokenHash: 'b'.repeat(64), appliedTransfers: [] });
       expect(await store.get(created.id)).toEqual(created);
-      const updated = await store.update(created.id, created.rev, (stamp) => ({
+      const updated = await store.update(created.id, created.rev, (stamp) => written({
         ...draftAt(stamp, { id: created.id }),
         ownerTokenHash: 'e'.repeat(64),
         transferTokenHash: 'f'.repeat(64),
@@ -164,7 +164,7 @@ describe('databases written before transfers existed', () => {
       id,
       'a'.repeat(64),
       '2025-11-24T18:00:00.000000+02:00',
-      JSON.stringify({ id, status: 'pending', dateModified: '2025-11-24T18:00:00.000000+02:00' }),
+      JSON.stringify({ id, owner: 'broker', status: 'pending', dateModified: '2025-11-24T18:00:00.000000+02:00' }),
     );
     db.close();
 
@@ -195,7 +195,7 @@ describe('databases written before transfers existed', () => {
         test: false,
         dateModified: '2025-11-24T18:00:00.000000+02:00',
         counterKey: `bulk#${id}`,
-        asset: { id, status: 'pending', dateModified: '2025-11-24T18:00:00.000000+02:00' },
+        asset: { id, owner: 'broker', status: 'pending', dateModified: '2025-11-24T18:00:00.000000+02:00' },
       });
       const store = await openMongoStore({ uri, timeZone: DRAFT_ZONE });
       try {

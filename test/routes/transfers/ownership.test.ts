@@ -9,6 +9,7 @@ import type { Client, Response } from '../../helpers/client.js';
 import { createAsset, toPending, type Created } from '../../helpers/fixtures.js';
 import { expectErrors, expectOneError } from '../../helpers/expect.js';
 import { KEYS, useServer } from '../../helpers/server.js';
+import { written } from '../../store/fixtures/drafts.js';
 
 const ASSETS = '/api/0.1/assets';
 const TRANSFERS = '/api/0.1/transfers';
@@ -238,7 +239,9 @@ describe('the checks, in the order of decisions.md §10', () => {
     const asset = await pendingAsset();
     const record = (await server.store.get(asset.id))!;
     // The record as the registry kept it before this change: no transfer token hash.
-    const legacy = await server.store.update(asset.id, record.rev, (stamp) => ({ ...record, transferTokenHash: null, modified: stamp.now }));
+    const legacy = await server.store.update(asset.id, record.rev, (stamp) =>
+      written({ ...record, transferTokenHash: null, modified: stamp.now }, record.asset),
+    );
     expect(legacy).not.toBe('conflict');
     const t = await newTransfer();
     for (const transfer of [asset.transfer, asset.token]) {

@@ -6,21 +6,14 @@
 import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import schemas from '../generated/schemas.json' with { type: 'json' };
 import { withAddedDocument, withNewVersion, findLatest, type DocumentSet } from './documents.js';
+import { changesBetween, firstRevision, type Revision } from './history.js';
 import { originalTokenDigest, SHA512_DIGEST } from './ids.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 
-const { applyPatch, compare, deepClone } = fastJsonPatch;
+const { applyPatch, deepClone } = fastJsonPatch;
 
 /** Fields the original kept in an asset or a transfer and never served (behaviour §3.1). */
 export const HIDDEN_FIELDS: readonly string[] = ['_id', '_rev', 'doc_type', 'revisions', 'owner_token', 'transfer_token', '_attachments'];
-
-/** One revision as §12 serves it. */
-export interface Revision {
-  rev: number;
-  date: string;
-  author: string;
-  changes: Operation[];
-}
 
 /** Why a document of the original's database is not imported, and whether that refuses it (exit 1) or skips it. */
 export type Skipped = 'design document' | 'deleted document' | 'no doc_type' | 'other doc_type' | 'other assetType';
@@ -179,11 +172,7 @@ function originalRevisions(value: JsonValue | undefined): OriginalRevision[] | s
  */
 export function rebuildHistory(doc: JsonObject): ImportedHistory {
   const served = servedForm(doc);
-  const owner = typeof served.owner === 'string' ? served.owner : '';
-  const standing = (fallback: string): ImportedHistory => ({
-    revisions: [{ rev: 1, date: String(served.dateModified), author: owner, changes: compare({}, served) }],
-    fallback,
-  });
+  const standing = (fallback: string): ImportedHistory => ({ revisions: [firstRevision(served)], fallback });
   const revisions = originalRevisions(doc.revisions);
   if (typeof revisions === 'string') return standing(revisions);
 
@@ -208,17 +197,10 @@ export function rebuildHistory(doc: JsonObject): ImportedHistory {
     const version = versions[k]!;
     const date = k === last ? String(doc.dateModified) : revisions[k]!.date;
     const servedVersionK = servedVersion(version, date);
-    rebuilt.push({ rev: k + 1, date, author: revisions[k]!.author, changes: compare(previous, servedVersionK) });
+    rebuilt.push({ rev: k + 1, date, author: revisions[k]!.author, changes: changesBetween(previous, servedVersionK) });
     previous = servedVersionK;
   }
   return { revisions: rebuilt };
-}
-
-/** Folds revisions' `changes` onto `{}`: the asset as served after the last of them. */
-export function foldRevisions(revisions: readonly Revision[]): JsonObject {
-  let state: JsonObject = {};
-  for (const revision of revisions) state = applyPatch(state, deepClone(revision.changes) as Operation[], true, false).newDocument;
-  return state;
 }
 
 /** The original asset's owner token as the registry keeps it (domain/ids.ts); `undefined` when it has none. */

@@ -622,11 +622,12 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   const selectImportReports = db.prepare<[], ImportReport>('SELECT id, outcome, detail FROM import_reports ORDER BY id, outcome');
   const upsertImportedRow = writer.prepare(
     'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc, transfer_token_hash, applied_transfers, ' +
-      'document_history) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET rev = excluded.rev, ' +
+      'document_history, revisions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET rev = excluded.rev, ' +
       'owner_token_hash = excluded.owner_token_hash, modified = excluded.modified, listed = excluded.listed, test = excluded.test, ' +
       'date_modified = excluded.date_modified, doc = excluded.doc, transfer_token_hash = excluded.transfer_token_hash, ' +
-      'applied_transfers = excluded.applied_transfers, document_history = excluded.document_history',
+      'applied_transfers = excluded.applied_transfers, document_history = excluded.document_history, revisions = excluded.revisions',
   );
+  const deleteRevisions = writer.prepare<[string]>('DELETE FROM revisions WHERE asset_id = ?');
   const upsertImportedTransfer = writer.prepare(
     'INSERT OR REPLACE INTO transfers (id, owner, owner_token_hash, transfer_token_hash, created, mark_asset_id, mark_from_hash, mark_at) ' +
       'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -645,7 +646,12 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
 
   /** One transaction: the page is written whole with its state, or not at all. */
   const importPageTransaction = writer.transaction((page: ImportPage) => {
-    for (const { record } of page.assets) upsertImportedRow.run(record.id, ...rowColumns(record, 1));
+    for (const { history, ...record } of page.assets) {
+      checkHistory(record, history);
+      upsertImportedRow.run(record.id, ...rowColumns(record, 1, history.length));
+      deleteRevisions.run(record.id);
+      for (const revision of history) keepRevision(record.id, revision);
+    }
     for (const transfer of page.transfers) {
       upsertImportedTransfer.run(
         transfer.id,
@@ -656,7 +662,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
         ...markColumns(transfer.mark),
       );
     }
-    const marked = new Set<string>(page.assets.map(({ record }) => record.id));
+    const marked = new Set<string>(page.assets.map((record) => record.id));
     for (const transfer of page.transfers) if (transfer.mark !== null) marked.add(transfer.mark.assetId);
     for (const id of marked) setAppliedTransfers.run(JSON.stringify(selectMarkedFor.all(id)), id);
     for (const [day, index] of Object.entries(page.dayCounters)) raiseDayCounter.run(day, index);

@@ -373,12 +373,16 @@ class MongoStore implements AssetStore {
   private async writeImportPage(page: ImportPage): Promise<void> {
     const transfers = this.db.collection<TransferDoc>('transfers');
     if (page.assets.length > 0) {
-      await this.assets.bulkWrite(
-        page.assets.map(({ record }) => ({
-          replaceOne: { filter: { _id: record.id }, replacement: this.toDoc({ ...record, rev: 1 }, `import#${record.id}`), upsert: true },
-        })),
-        { ordered: true },
-      );
+      // Histories first (idempotent upserts), as in bulkInsert: until its asset is there, a history serves nothing.
+      const revisions: RevisionDoc[] = [];
+      const replacements = page.assets.map(({ history, ...record }) => {
+        checkHistory(record, history);
+        for (const revision of history) revisions.push(revisionDoc(record.id, revision));
+        const replacement = this.toDoc({ ...record, rev: 1, revisions: history.length }, `import#${record.id}`, history[history.length - 1]!);
+        return { replaceOne: { filter: { _id: record.id }, replacement, upsert: true } };
+      });
+      await this.keepRevisions(revisions);
+      await this.assets.bulkWrite(replacements, { ordered: true });
     }
     if (page.transfers.length > 0) {
       await transfers.bulkWrite(
@@ -398,7 +402,7 @@ class MongoStore implements AssetStore {
         { ordered: true },
       );
     }
-    const marked = new Set<string>(page.assets.map(({ record }) => record.id));
+    const marked = new Set<string>(page.assets.map((record) => record.id));
     for (const transfer of page.transfers) if (transfer.mark !== null) marked.add(transfer.mark.assetId);
     if (marked.size > 0) {
       const applied = new Map<string, string[]>([...marked].map((id) => [id, []]));
@@ -420,7 +424,7 @@ class MongoStore implements AssetStore {
         { ordered: true },
       );
     }
-    const latest = Math.max(...page.assets.map(({ record }) => record.modified));
+    const latest = Math.max(...page.assets.map((record) => record.modified));
     if (Number.isFinite(latest)) await this.pushClock(latest);
     await this.importState.replaceOne({ _id: 'state' }, page.state, { upsert: true });
     this.signalWrites();

@@ -6,7 +6,6 @@
 import type { ChangeOperation, Revision } from '../domain/history.js';
 import type { JsonObject } from '../domain/json.js';
 import { isFieldName, type ListedRow, type ListMode } from '../domain/listing.js';
-import type { Revision } from '../domain/original.js';
 import type { TransferMark } from '../domain/transfers.js';
 import type { FileStore } from './files.js';
 
@@ -149,13 +148,12 @@ export interface WriteWatch {
   close(): Promise<void>;
 }
 
-/** An asset of the original registry's database as the import writes it (decisions.md §14). */
-export interface ImportedAsset {
-  /** `modified` is the original `dateModified`; `appliedTransfers` is filled by the store (`ImportStore.writePage`). */
-  record: RecordDraft;
-  /** Its history (§12), oldest first. */
-  revisions: Revision[];
-}
+/**
+ * An asset of the original registry's database as the import writes it (decisions.md §14): `modified` is its
+ * original `dateModified`, `history` its revisions rebuilt from the original's; `appliedTransfers` is filled by the
+ * store (`ImportStore.writePage`).
+ */
+export type ImportedAsset = RecordDraft & { history: readonly Revision[] };
 
 /** Something the import tells about one document of the original's database, by its `_id`. */
 export interface ImportReport {

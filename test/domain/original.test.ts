@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import fastJsonPatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
+import { assetAfter } from '../../src/domain/history.js';
 import { hashToken, originalTokenDigest, tokenMatches } from '../../src/domain/ids.js';
 import {
   assetIdCounter,
   classify,
   documentSet,
-  foldRevisions,
   rebuildHistory,
   servedForm,
   usedForAsset,
@@ -73,7 +73,7 @@ describe('rebuildHistory', () => {
         expect(history.revisions.map((r) => r.rev)).toEqual(steps.map((_, i) => i + 1));
         expect(history.revisions.map((r) => r.author)).toEqual(steps.map((s) => s.author));
         expect(history.revisions.map((r) => r.date)).toEqual(steps.map((s) => s.date));
-        expect(foldRevisions(history.revisions)).toEqual(servedForm(doc));
+        expect(assetAfter(history.revisions)).toEqual(servedForm(doc));
         for (const revision of history.revisions) {
           for (const operation of revision.changes) {
             expect(['add', 'remove', 'replace']).toContain(operation.op);
@@ -97,7 +97,7 @@ describe('rebuildHistory', () => {
     doc.dateModified = '2019-01-01T11:00:00.000000+02:00';
     const [only] = rebuildHistory(doc).revisions;
     expect(only!.date).toBe(doc.dateModified);
-    expect(foldRevisions([only!])).toEqual(servedForm(doc));
+    expect(assetAfter([only!])).toEqual(servedForm(doc));
   });
 
   it('falls back to one revision holding the asset, authored by its owner, when a patch does not apply', () => {
@@ -107,7 +107,7 @@ describe('rebuildHistory', () => {
     expect(history.fallback).toMatch(/a patch does not apply/);
     expect(history.revisions).toHaveLength(1);
     expect(history.revisions[0]).toMatchObject({ rev: 1, author: 'broker', date: doc!.dateModified });
-    expect(foldRevisions(history.revisions)).toEqual(servedForm(doc!));
+    expect(assetAfter(history.revisions)).toEqual(servedForm(doc!));
   });
 
   it('a document without revisions gets the same single revision', () => {

@@ -124,7 +124,7 @@ export async function buildPage(rows: readonly ChangeRow[], context: PageContext
       asset,
       modified,
     );
-    assets.push({ record, revisions: history.revisions });
+    assets.push({ ...record, history: history.revisions });
     count(OUTCOMES.assets);
     const counter = assetIdCounter(asset.assetID);
     if (counter !== undefined) dayCounters[counter.day] = Math.max(dayCounters[counter.day] ?? 0, counter.index);
@@ -150,10 +150,9 @@ async function keepModifiedUnique(
   context: PageContext,
   report: (id: string, outcome: string, detail: string) => void,
 ): Promise<void> {
-  const stored = await context.idsAt(assets.map(({ record }) => record.modified));
+  const stored = await context.idsAt(assets.map((record) => record.modified));
   const taken = new Map(stored);
-  for (const imported of assets) {
-    const { record } = imported;
+  for (const record of assets) {
     const original = record.modified;
     let modified = original;
     while ((taken.get(modified) ?? record.id) !== record.id) {
@@ -167,10 +166,11 @@ async function keepModifiedUnique(
     const dateModified = formatDate(modified, context.timeZone);
     record.modified = modified;
     record.asset = { ...record.asset, dateModified };
-    const last = imported.revisions[imported.revisions.length - 1]!;
-    last.date = dateModified;
+    const earlier = record.history.slice(0, -1);
+    const last = record.history[record.history.length - 1]!;
     const others = last.changes.filter((operation) => operation.path !== '/dateModified');
-    last.changes = [...others, { op: imported.revisions.length === 1 ? 'add' : 'replace', path: '/dateModified', value: dateModified }];
+    const moved = { op: earlier.length === 0 ? 'add' : 'replace', path: '/dateModified', value: dateModified } as const;
+    record.history = [...earlier, { ...last, date: dateModified, changes: [...others, moved] }];
     report(record.id, OUTCOMES.moved, `another asset has dateModified ${originalDate}; moved by ${modified - original} µs`);
   }
 }

@@ -77,6 +77,7 @@ const ID = {
   draft: 'd000000000000000000000000000000d',
   complete: 'b1845029a72a4077aeff912604721ee7',
   today: '7000000000000000000000000000000a',
+  twin: '2000000000000000000000000000000b',
 };
 
 function steps(base: Record<string, unknown>, changes: [time: string, author: string, fields: Record<string, unknown>][]): Step[] {
@@ -155,6 +156,14 @@ function seedDocs(): Record<string, unknown>[] {
       ['18:31:06.100000', 'broker', { status: 'pending', date: at('18:31:06.100000') }],
     ]),
   );
+  // The same dateModified as `pending` (two nodes of the original may have written in the same microsecond).
+  const twin = storedAsset(
+    ID.twin,
+    steps({ ...servedFields(8), ...units, owner: 'broker', assetID: `UA-AR-DGF-${DAY}-000006` }, [
+      ['18:31:04.000000', 'broker', { status: 'draft', date: at('18:31:04.000000'), owner_token: 'abab', transfer_token: sha512Hex('ab') }],
+      ['18:31:04.100000', 'broker', { status: 'pending', date: at('18:31:04.100000') }],
+    ]),
+  );
   return [
     { _id: '_design/assets', views: { by_dateModified: { map: 'function (doc) {}' } } },
     { _id: 'assetID', [DAY]: 8 },
@@ -166,6 +175,7 @@ function seedDocs(): Record<string, unknown>[] {
     draft,
     storedTransfer(UNUSED_TRANSFER.id, 'broker2', UNUSED_TRANSFER.token, UNUSED_TRANSFER.transfer, at('18:40:00.000000')),
     today,
+    twin,
     { _id: 'basic-asset', doc_type: 'Asset', assetType: 'basic', title: 'x' },
     { _id: 'no-title', doc_type: 'Asset', ...servedFields(7), title: undefined, owner: 'broker', status: 'pending', id: 'x', assetID: 'x', date: at('18:00:00'), dateModified: at('18:00:00') },
     { _id: 'gone', doc_type: 'Asset' },
@@ -198,14 +208,15 @@ describe('npm run import', () => {
     const run = await runImport(store, couch.databaseUrl('openregistry'), ['--page-size', '3']);
     expect(run.stderr).toMatch(/import: \d+ of about \d+ documents read/);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stdout).toContain('assets imported: 6');
+    expect(run.stdout).toContain('assets imported: 7');
     expect(run.stdout).toContain('transfers imported: 2');
     expect(run.stdout).toContain('refused: 1');
     expect(run.stdout).toContain('skipped: design document: 1');
     expect(run.stdout).toContain('skipped: deleted document: 1');
     expect(run.stdout).toContain('skipped: no doc_type: 1');
     expect(run.stdout).toContain('skipped: other assetType: 1');
-    expect(run.stdout).toContain('histories rebuilt: 5');
+    expect(run.stdout).toContain('histories rebuilt: 6');
+    expect(run.stdout).toContain(`dateModified moved ${ID.twin}: another asset has dateModified ${at('18:31:04.100000')}; moved by 1 µs`);
     expect(run.stdout).toContain('history fallbacks: 1');
     expect(run.stdout).toMatch(new RegExp(`history fallbacks ${ID.broken}: a patch does not apply`));
     expect(run.stdout).toMatch(new RegExp(`imported with errors ${ID.complete}: .*unit.*Recommendation 20`));
@@ -220,15 +231,19 @@ describe('npm run import', () => {
     const server = await registryOn(store);
     try {
       const { anonymous, broker, broker2 } = server;
+      const served = (id: string) => {
+        const expected = expectedServed(byId.get(id)!);
+        return id === ID.twin ? { ...expected, dateModified: at('18:31:04.100001') } : expected;
+      };
       for (const id of Object.values(ID)) {
         const res = await anonymous.get(`/api/0.1/assets/${id}`);
         expect(res.status, `${id}: ${res.text}`).toBe(200);
-        expect(res.json.data).toEqual(expectedServed(byId.get(id)!));
+        expect(res.json.data).toEqual(served(id));
       }
       // Every kept history folds to its asset; the rebuilt ones keep the original's authors and dates.
       for (const id of Object.values(ID)) {
         const history = await server.store.revisions(id, 0, 1000);
-        expect(assetAfter(history!)).toEqual(expectedServed(byId.get(id)!));
+        expect(assetAfter(history!)).toEqual(served(id));
       }
       const pendingHistory = await server.store.revisions(ID.pending, 0, 1000);
       expect(pendingHistory!.map((revision) => [revision.rev, revision.author, revision.date])).toEqual([
@@ -241,9 +256,9 @@ describe('npm run import', () => {
 
       // The feed from the start: exactly the listable assets (no draft), in the order of their dateModified.
       const feed = await anonymous.get('/api/0.1/assets?mode=_all_');
-      const listable = [ID.pending, ID.transferred, ID.broken, ID.complete, ID.today];
+      const listable = [ID.pending, ID.twin, ID.transferred, ID.broken, ID.complete, ID.today];
       expect(feed.json.data.map((item: any) => item.id)).toEqual(listable);
-      expect(feed.json.data.map((item: any) => item.dateModified)).toEqual(listable.map((id) => byId.get(id)!.dateModified));
+      expect(feed.json.data.map((item: any) => item.dateModified)).toEqual(listable.map((id) => served(id).dateModified));
 
       // The original plain owner token edits its asset; the write gets a later dateModified than every imported one.
       const patched = await broker.patch(`/api/0.1/assets/${ID.pending}`, { data: { title: 'Нова назва' } }, { token: OWNER_TOKEN_A });

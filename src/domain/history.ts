@@ -2,10 +2,13 @@
  * The history of an asset (decisions.md §12) as pure rules: a revision is who changed the served asset, when, and
  * how, as an RFC 6902 JSON Patch from the asset as served before to the asset as served after (from `{}` for
  * revision 1). Diffing and applying are fast-json-patch's; this module only checks that a diff keeps to what the
- * history promises (`add`, `remove`, `replace`, never the whole document) and folds revisions back into assets.
+ * history promises (`add`, `remove`, `replace`, never the whole document), folds revisions back into assets, and
+ * reads the query of a history page.
  */
 import fastJsonPatch from 'fast-json-patch';
+import { ApiError } from './errors.js';
 import type { JsonObject, JsonValue } from './json.js';
+import { lastValue } from './listing.js';
 
 const { applyPatch, compare, deepClone } = fastJsonPatch;
 
@@ -73,4 +76,49 @@ function ownerOf(asset: JsonObject): string {
   const owner = asset.owner;
   if (typeof owner !== 'string') throw new Error(`asset ${String(asset.id)} has no owner`);
   return owner;
+}
+
+export const DEFAULT_REVISIONS_PAGE = 100;
+export const MAX_REVISIONS_PAGE = 1000;
+
+/** Which page of a history was asked for: the revisions after `after`, at most `limit` of them. */
+export interface RevisionsQuery {
+  after: number;
+  limit: number;
+}
+
+/**
+ * Reads `offset` (a `rev`, the page starts after it; 0 by default) and `limit` (1 … , above 1000 served as 1000;
+ * 100 by default) of a history page. Throws ApiError 400 (`querystring`) naming the parameter that is not a
+ * whole number in range.
+ */
+export function parseRevisionsQuery(query: Record<string, unknown>): RevisionsQuery {
+  const offset = lastValue(query.offset);
+  const limit = lastValue(query.limit);
+  if (offset !== '' && !WHOLE_NUMBER.test(offset)) {
+    throw ApiError.one(400, 'querystring', 'offset', 'Invalid offset: expected a whole number of at least 0 (a rev)');
+  }
+  if (limit !== '' && (!WHOLE_NUMBER.test(limit) || Number(limit) < 1)) {
+    throw ApiError.one(400, 'querystring', 'limit', 'Invalid limit: expected a whole number of at least 1');
+  }
+  return {
+    after: offset === '' ? 0 : Number(offset),
+    limit: limit === '' ? DEFAULT_REVISIONS_PAGE : Math.min(Number(limit), MAX_REVISIONS_PAGE),
+  };
+}
+
+const WHOLE_NUMBER = /^[0-9]+$/;
+
+/**
+ * One page of a history: the revisions read, and `next_page` after the last of them (at the same offset when the
+ * page is empty, so the client polls there), its query carrying `limit`.
+ */
+export function revisionsPage(
+  query: RevisionsQuery,
+  revisions: Revision[],
+  base: { path: string; origin: string },
+): { data: Revision[]; next_page: { path: string; uri: string; offset: number } } {
+  const offset = revisions.length === 0 ? query.after : revisions[revisions.length - 1]!.rev;
+  const path = `${base.path}?limit=${query.limit}&offset=${offset}`;
+  return { data: revisions, next_page: { path, uri: base.origin + path, offset } };
 }

@@ -186,6 +186,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets/{asset_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an asset's history, oldest revision first
+         * @description Every change of what `GET /assets/{asset_id}` serves, one revision per write: the creation (revision 1), a
+         *     PATCH that changed something, a document added or changed, an ownership change. Each holds who made it,
+         *     when, and the JSON Patch (RFC 6902) that turns the asset as served before into the asset as served after;
+         *     applying the `changes` of revisions 1 … n in order to `{}` gives the asset as served after revision n. No
+         *     key is needed, drafts included.
+         *
+         *     Pages follow `next_page`, as in the listing: its `offset` is the last `rev` of the page (the same `offset`
+         *     when the page is empty), so a client that keeps polling it sees each new revision once. An unknown asset is
+         *     404 before `limit` and `offset` are read.
+         */
+        get: operations["listAssetRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{asset_id}/revisions/{rev}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+                /**
+                 * @description A revision's number (`rev`), a whole number from 1 without leading zeros; anything else is 400.
+                 * @example 2
+                 */
+                rev: components["parameters"]["RevisionPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an asset as it was after one revision
+         * @description The asset exactly as `GET /assets/{asset_id}` served it right after revision `rev` (its `changes` applied
+         *     to the revisions before it); for the last revision, the asset as it is now. No key is needed. `opt_fields`
+         *     does not apply.
+         */
+        get: operations["getAssetRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transfers": {
         parameters: {
             query?: never;
@@ -827,6 +894,252 @@ export interface components {
             data: components["schemas"]["ListingItem"][];
             next_page: components["schemas"]["Page"];
             prev_page?: components["schemas"]["Page"];
+        };
+        /**
+         * RevisionPage
+         * @description One page of an asset's history, oldest revision first.
+         * @example {
+         *       "data": [
+         *         {
+         *           "rev": 2,
+         *           "date": "2018-01-09T18:35:12.114211+02:00",
+         *           "author": "broker",
+         *           "changes": [
+         *             {
+         *               "op": "replace",
+         *               "path": "/status",
+         *               "value": "pending"
+         *             },
+         *             {
+         *               "op": "replace",
+         *               "path": "/date",
+         *               "value": "2018-01-09T18:35:12.114211+02:00"
+         *             },
+         *             {
+         *               "op": "replace",
+         *               "path": "/dateModified",
+         *               "value": "2018-01-09T18:35:12.114211+02:00"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "next_page": {
+         *         "path": "/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/revisions?limit=1&offset=2",
+         *         "uri": "http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/revisions?limit=1&offset=2",
+         *         "offset": 2
+         *       }
+         *     }
+         */
+        RevisionPage: {
+            /**
+             * @description The revisions of this page, by `rev` ascending; empty past the last one.
+             * @example [
+             *       {
+             *         "rev": 2,
+             *         "date": "2018-01-09T18:35:12.114211+02:00",
+             *         "author": "broker",
+             *         "changes": [
+             *           {
+             *             "op": "replace",
+             *             "path": "/status",
+             *             "value": "pending"
+             *           },
+             *           {
+             *             "op": "replace",
+             *             "path": "/dateModified",
+             *             "value": "2018-01-09T18:35:12.114211+02:00"
+             *           }
+             *         ]
+             *       }
+             *     ]
+             */
+            data: components["schemas"]["Revision"][];
+            next_page: components["schemas"]["RevisionPageLink"];
+        };
+        /**
+         * RevisionPageLink
+         * @description Where the next page of the history is. Its query keeps `limit`.
+         * @example {
+         *       "path": "/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/revisions?offset=2",
+         *       "uri": "http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/revisions?offset=2",
+         *       "offset": 2
+         *     }
+         */
+        RevisionPageLink: {
+            /**
+             * @description The page's path and query.
+             * @example /api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/revisions?offset=2
+             */
+            path: string;
+            /**
+             * Format: uri
+             * @description The same page as an absolute URL.
+             * @example http://127.0.0.1:6543/api/0.1/assets/6aa3093c0b00447abefcacf9a11da277/revisions?offset=2
+             */
+            uri: string;
+            /**
+             * @description The `rev` of the last revision of this page; on an empty page, the requested offset.
+             * @example 2
+             */
+            offset: number;
+        };
+        /**
+         * Revision
+         * @description One change of what the asset serves: who made it, when, and how. Tokens and anything else the asset does
+         *     not serve never appear in it.
+         * @example {
+         *       "rev": 2,
+         *       "date": "2018-01-09T18:35:12.114211+02:00",
+         *       "author": "broker",
+         *       "changes": [
+         *         {
+         *           "op": "replace",
+         *           "path": "/title",
+         *           "value": "Нова назва"
+         *         },
+         *         {
+         *           "op": "remove",
+         *           "path": "/description"
+         *         },
+         *         {
+         *           "op": "add",
+         *           "path": "/items/1",
+         *           "value": {
+         *             "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+         *             "description": "Друга вимога",
+         *             "quantity": 1
+         *           }
+         *         },
+         *         {
+         *           "op": "replace",
+         *           "path": "/dateModified",
+         *           "value": "2018-01-09T18:35:12.114211+02:00"
+         *         }
+         *       ]
+         *     }
+         */
+        Revision: {
+            /**
+             * @description The revision's number, 1, 2, 3 … per asset, without gaps, in the order of the writes.
+             * @example 2
+             */
+            rev: number;
+            /**
+             * Format: date-time
+             * @description The `dateModified` the write gave the asset.
+             * @example 2018-01-09T18:35:12.114211+02:00
+             */
+            date: string;
+            /**
+             * @description The name of the API key that made the write (as `owner` names one); for an ownership change its caller,
+             *     who need not be the new owner.
+             * @example broker
+             */
+            author: string;
+            /**
+             * @description A JSON Patch (RFC 6902) turning the asset as served before the write into the asset as served after it
+             *     (from `{}` for revision 1). It touches only members whose value changed, and never the whole document
+             *     (no path `""`).
+             * @example [
+             *       {
+             *         "op": "replace",
+             *         "path": "/title",
+             *         "value": "Нова назва"
+             *       },
+             *       {
+             *         "op": "replace",
+             *         "path": "/dateModified",
+             *         "value": "2018-01-09T18:35:12.114211+02:00"
+             *       }
+             *     ]
+             */
+            changes: components["schemas"]["ChangeOperation"][];
+        };
+        /**
+         * ChangeOperation
+         * @description One operation of a JSON Patch (RFC 6902): `add` and `replace` carry the member's new `value`, `remove` none.
+         *     `path` is a JSON Pointer (RFC 6901) into the asset: `/title`, `/items/0/quantity`.
+         * @example {
+         *       "op": "replace",
+         *       "path": "/title",
+         *       "value": "Нова назва"
+         *     }
+         * @example {
+         *       "op": "remove",
+         *       "path": "/description"
+         *     }
+         */
+        ChangeOperation: {
+            /**
+             * @description What the operation does to the member at `path`.
+             * @example replace
+             * @enum {string}
+             */
+            op: "add" | "remove" | "replace";
+            /**
+             * @description The member, as a JSON Pointer (RFC 6901; `~1` for `/` and `~0` for `~` in a name).
+             * @example /title
+             */
+            path: string;
+            /**
+             * @description The member's new value (`add`, `replace`), any JSON value.
+             * @example Нова назва
+             */
+            value?: unknown;
+        } & ({
+            /** @enum {unknown} */
+            op?: "add" | "replace";
+        } | {
+            /** @constant */
+            op?: "remove";
+        });
+        /**
+         * AssetAtRevision
+         * @description The asset as served right after one revision.
+         * @example {
+         *       "data": {
+         *         "id": "6aa3093c0b00447abefcacf9a11da277",
+         *         "assetID": "UA-AR-DGF-2018-01-09-000001",
+         *         "date": "2018-01-09T18:31:03.835865+02:00",
+         *         "dateModified": "2018-01-09T18:31:03.842028+02:00",
+         *         "owner": "broker",
+         *         "status": "draft",
+         *         "assetType": "claimRights",
+         *         "title": "Земля для космодрому",
+         *         "classification": {
+         *           "scheme": "CAV",
+         *           "id": "39513200-3",
+         *           "description": "Земельні ділянки"
+         *         },
+         *         "value": {
+         *           "amount": 100,
+         *           "currency": "UAH",
+         *           "valueAddedTaxIncluded": true
+         *         },
+         *         "unit": {
+         *           "code": "H87",
+         *           "name": "item"
+         *         },
+         *         "quantity": 5,
+         *         "assetCustodian": {
+         *           "name": "Державне управління справами",
+         *           "identifier": {
+         *             "scheme": "UA-EDR",
+         *             "id": "00037256"
+         *           },
+         *           "address": {
+         *             "countryName": "Україна"
+         *           },
+         *           "contactPoint": {
+         *             "name": "Державне управління справами",
+         *             "telephone": "0440000000"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        AssetAtRevision: {
+            data: components["schemas"]["Asset"];
         };
         /**
          * ListingItem
@@ -2556,6 +2869,34 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description An unknown path, an asset id that does not exist (`url` / `asset_id` / `Not Found`) or a `rev` beyond the
+         *     asset's last revision (`url` / `rev` / `Not Found`).
+         */
+        RevisionNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "rev",
+                 *           "description": "Not Found"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The path exists but not with this method; `Allow` lists the methods it has. */
         MethodNotAllowed: {
             headers: {
@@ -3118,6 +3459,24 @@ export interface components {
          * @example jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW+AYifD1vm6s1A4h3pk7Tgvmj+peAbikb4xNJlhL8jFMsiKjvRzDw==
          */
         SignatureQuery: string;
+        /**
+         * @description A revision's number (`rev`), a whole number from 1 without leading zeros; anything else is 400.
+         * @example 2
+         */
+        RevisionPath: string;
+        /**
+         * @description Where the page starts: a `rev`, the page starting after it (`0`, the default, starts at revision 1); usually
+         *     `next_page.offset` of the previous page. A whole number from 0; anything else is 400, once the asset is
+         *     known to exist.
+         * @example 100
+         */
+        RevisionOffset: number;
+        /**
+         * @description Revisions per page, a whole number from 1; above 1000 is served as 1000. Anything else is 400, once the
+         *     asset is known to exist.
+         * @example 100
+         */
+        RevisionLimit: number;
     };
     requestBodies: never;
     headers: {
@@ -3652,6 +4011,160 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["OwnershipUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAssetRevisions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the page starts: a `rev`, the page starting after it (`0`, the default, starts at revision 1); usually
+                 *     `next_page.offset` of the previous page. A whole number from 0; anything else is 400, once the asset is
+                 *     known to exist.
+                 * @example 100
+                 */
+                offset?: components["parameters"]["RevisionOffset"];
+                /**
+                 * @description Revisions per page, a whole number from 1; above 1000 is served as 1000. Anything else is 400, once the
+                 *     asset is known to exist.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["RevisionLimit"];
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+            };
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the asset's history. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPage"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAssetRevision: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 * @example 1
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
+                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
+                 *     never wrapped.
+                 * @example callback
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The asset's `id`, 32 lowercase hexadecimal characters.
+                 * @example 6aa3093c0b00447abefcacf9a11da277
+                 */
+                asset_id: components["parameters"]["AssetIdPath"];
+                /**
+                 * @description A revision's number (`rev`), a whole number from 1 without leading zeros; anything else is 400.
+                 * @example 2
+                 */
+                rev: components["parameters"]["RevisionPath"];
+            };
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset after that revision. With `opt_jsonp` the same object comes as `application/javascript`, wrapped as `/**\/<callback>(<json>);`. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetAtRevision"];
+                    "application/javascript": components["schemas"]["JsonpCall"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["RevisionNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

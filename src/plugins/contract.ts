@@ -13,6 +13,11 @@ export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
   schema?: Record<string, unknown>;
+  /**
+   * `x-checked-after-lookup: true`: the operation reads the parameter itself once the asset is known to exist (404
+   * before 400, decisions.md §12), so the route does not check it against its schema first.
+   */
+  'x-checked-after-lookup'?: boolean;
 }
 
 export interface Operation {

@@ -3,7 +3,7 @@
  * a route (method, path under the document's `servers` prefix) with the Fastify schemas of its path parameters,
  * query and headers, and the handler of the same `operationId`. Every other method of a documented path is 405
  * with `Allow` listing the document's methods. Request bodies are not in the route schemas: they are judged by
- * the services after 404 and 403 (decisions.md §8).
+ * the services after 404 and 403 (decisions.md §8), as are the parameters marked `x-checked-after-lookup`.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
@@ -32,7 +32,9 @@ function objectSchema(parameters: Parameter[], lowerCase: boolean): Record<strin
   const name = (parameter: Parameter) => (lowerCase ? parameter.name.toLowerCase() : parameter.name);
   return {
     type: 'object',
-    properties: Object.fromEntries(parameters.map((parameter) => [name(parameter), parameter.schema ?? {}])),
+    properties: Object.fromEntries(
+      parameters.map((parameter) => [name(parameter), parameter['x-checked-after-lookup'] === true ? {} : (parameter.schema ?? {})]),
+    ),
     required: parameters.filter((parameter) => parameter.required === true).map(name),
   };
 }

@@ -7,6 +7,7 @@ import type { Services } from '../services/index.js';
 import { assetHandlers } from './assets.js';
 import { documentHandlers } from './documents.js';
 import { fileHandlers } from './files.js';
+import { historyHandlers } from './history.js';
 import { changeHandlers } from './changes.js';
 import { serviceHandlers } from './service.js';
 import { transferHandlers } from './transfers.js';
@@ -17,6 +18,7 @@ export function operationHandlers(services: Services): OperationHandlers {
     ...assetHandlers(services.assets),
     ...documentHandlers(services.documents),
     ...fileHandlers(services.files),
+    ...historyHandlers(services.history),
     ...changeHandlers(services.changes),
     ...serviceHandlers(services.health),
     ...transferHandlers(services.transfers),

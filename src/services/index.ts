@@ -5,6 +5,7 @@ import { DocumentService } from './documents.js';
 import { FileService, type FileServiceSettings } from './files.js';
 import { ChangeStreams, type ChangeStreamLog, type ChangeStreamSettings } from './changes.js';
 import { HealthService } from './health.js';
+import { HistoryService } from './history.js';
 import { TransferService } from './transfers.js';
 
 export interface Services {
@@ -13,6 +14,7 @@ export interface Services {
   files: FileService;
   changes: ChangeStreams;
   health: HealthService;
+  history: HistoryService;
   transfers: TransferService;
 }
 
@@ -30,6 +32,7 @@ export function createServices(store: AssetStore, settings: ServiceSettings, log
     documents: new DocumentService(store, settings, files),
     files,
     health: new HealthService(store),
+    history: new HistoryService(store),
     transfers: new TransferService(store, settings),
   };
 }

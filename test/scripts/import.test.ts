@@ -240,19 +240,28 @@ describe('npm run import', () => {
         expect(res.status, `${id}: ${res.text}`).toBe(200);
         expect(res.json.data).toEqual(served(id));
       }
-      // Every kept history folds to its asset; the rebuilt ones keep the original's authors and dates.
-      for (const id of Object.values(ID)) {
-        const history = await server.store.revisions(id, 0, 1000);
-        expect(assetAfter(history!)).toEqual(served(id));
-      }
-      const pendingHistory = await server.store.revisions(ID.pending, 0, 1000);
-      expect(pendingHistory!.map((revision) => [revision.rev, revision.author, revision.date])).toEqual([
+      // The older version of a document the original kept in the same list is its previousVersions.
+      const [firstVersion, latestVersion] = byId.get(ID.transferred)!.documents;
+      const document = await anonymous.get(`/api/0.1/assets/${ID.transferred}/documents/${latestVersion.id}`);
+      expect(document.status, document.text).toBe(200);
+      expect(document.json.data).toEqual({ ...latestVersion, previousVersions: [firstVersion] });
+
+      // Every history folds to its asset (the revisions endpoint); the rebuilt ones keep the original's authors and dates.
+      const revisions = async (id: string): Promise<any[]> => {
+        const res = await anonymous.get(`/api/0.1/assets/${id}/revisions?limit=1000`);
+        expect(res.status, res.text).toBe(200);
+        return res.json.data;
+      };
+      for (const id of Object.values(ID)) expect(assetAfter(await revisions(id))).toEqual(served(id));
+      expect((await revisions(ID.pending)).map((revision) => [revision.rev, revision.author, revision.date])).toEqual([
         [1, 'broker', at('18:31:03.835865')],
         [2, 'broker', at('18:31:03.936033')],
         [3, 'broker', at('18:31:04.100000')],
       ]);
-      expect((await server.store.revisions(ID.broken, 0, 1000))!.map((revision) => revision.author)).toEqual(['broker']);
-      expect((await server.store.revisions(ID.complete, 0, 1000))!.map((revision) => revision.author)).toEqual(['broker', 'concierge']);
+      const second = await anonymous.get(`/api/0.1/assets/${ID.pending}/revisions/2`);
+      expect(second.json.data).toMatchObject({ status: 'pending', title: servedFields(1).title, dateModified: at('18:31:03.936033') });
+      expect((await revisions(ID.broken)).map((revision) => revision.author)).toEqual(['broker']);
+      expect((await revisions(ID.complete)).map((revision) => revision.author)).toEqual(['broker', 'concierge']);
 
       // The feed from the start: exactly the listable assets (no draft), in the order of their dateModified.
       const feed = await anonymous.get('/api/0.1/assets?mode=_all_');
@@ -265,6 +274,9 @@ describe('npm run import', () => {
       expect(patched.status, patched.text).toBe(200);
       expect(patched.json.data.dateModified > byId.get(ID.today)!.dateModified).toBe(true);
       expect((await broker.patch(`/api/0.1/assets/${ID.pending}`, { data: { title: 'x' } }, { token: 'wrong' })).status).toBe(403);
+      const afterPatch = await revisions(ID.pending);
+      expect(afterPatch.map((revision) => revision.rev)).toEqual([1, 2, 3, 4]);
+      expect(assetAfter(afterPatch)).toEqual(patched.json.data);
       // The owner token an ownership change gave (kept as a SHA-512 digest) works too.
       const byNewOwner = await broker2.patch(`/api/0.1/assets/${ID.transferred}`, { data: { description: 'новий' } }, { token: OWNER_TOKEN_B });
       expect(byNewOwner.status, byNewOwner.text).toBe(200);

@@ -55,12 +55,11 @@ function progressReporter(total: number): { onPage: (progress: ImportProgress) =
     );
     bar.start(total, 0, { rate: 0, imported: 0, refused: 0 });
     return {
-      onPage: (progress) =>
-        bar.update(Math.min(progress.read, Math.max(total, progress.read)), {
-          rate: rate(progress.read),
-          imported: imported(progress),
-          refused: refused(progress),
-        }),
+      onPage: (progress) => {
+        // The database's count is where the bar ends; a resumed import may read fewer, a busy database more.
+        if (progress.read > bar.getTotal()) bar.setTotal(progress.read);
+        bar.update(progress.read, { rate: rate(progress.read), imported: imported(progress), refused: refused(progress) });
+      },
       stop: () => bar.stop(),
     };
   }
@@ -92,15 +91,15 @@ async function main(): Promise<number> {
   const source = await openCouchSource(options.from);
   const store = await openStore(config);
   const progress = progressReporter(source.documents);
+  let result: ImportSummary;
   try {
-    const result = await runImport({ store, source, timeZone: config.timeZone, pageSize: options.pageSize, onPage: progress.onPage });
-    progress.stop();
-    printSummary(result);
-    return result.exitCode;
+    result = await runImport({ store, source, timeZone: config.timeZone, pageSize: options.pageSize, onPage: progress.onPage });
   } finally {
     progress.stop();
     await store.close();
   }
+  printSummary(result);
+  return result.exitCode;
 }
 
 main().then(

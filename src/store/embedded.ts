@@ -215,6 +215,8 @@ function markColumns(mark: TransferMark | null): MarkColumns {
 /** `PRAGMA user_version` of a database whose documents are kept in the wire format (`toJson`). */
 const WIRE_FORMAT_VERSION = 1;
 const REWRITE_BATCH = 1000;
+/** Values per `IN (…)` of ImportStore.idsAt: well below SQLite's limit of bound parameters. */
+const IDS_AT_CHUNK = 500;
 
 /**
  * Rewrites the documents of a database made before they were kept in the wire format (JSON.stringify's text,
@@ -680,8 +682,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     },
     async idsAt(modified) {
       const found = new Map<number, string>();
-      for (let i = 0; i < modified.length; i += REWRITE_BATCH) {
-        const chunk = modified.slice(i, i + REWRITE_BATCH);
+      for (let i = 0; i < modified.length; i += IDS_AT_CHUNK) {
+        const chunk = modified.slice(i, i + IDS_AT_CHUNK);
         const rows = db
           .prepare<number[], { id: string; modified: number }>(`SELECT id, modified FROM assets WHERE modified IN (${chunk.map(() => '?').join(', ')})`)
           .all(...chunk);

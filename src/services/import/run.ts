@@ -52,9 +52,16 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   state ??= { source: source.name, since: START, done: false, counts: {} };
 
   let read = 0;
+  let next = source.changes(state.since, options.pageSize);
   for (;;) {
-    const { rows, lastSeq } = await source.changes(state.since, options.pageSize);
+    const { rows, lastSeq } = await next;
     const done = rows.length < options.pageSize;
+    // The next page is read from CouchDB while this one is built and written (a failure of that read is met when it
+    // is awaited, not as an unhandled rejection should this page's write fail first).
+    if (!done) {
+      next = source.changes(lastSeq, options.pageSize);
+      next.catch(() => undefined);
+    }
     const page = await buildPage(rows, {
       timeZone: options.timeZone,
       state,

@@ -125,7 +125,7 @@ export function describeGenerator(generator: Generator): void {
       await expect(typecheck(dir)).resolves.toMatchObject({ stdout: '' });
     }, 120_000);
 
-    it("the program carries out the README's flow on the registry, the feed followed page by page", async () => {
+    it("the program carries out the README's flow on the registry, the feed and the history followed page by page", async () => {
       // Three listed assets before the program's own: with two entries a page, the feed is read on with `offset`.
       for (let n = 0; n < 3; n++) {
         const { id, token } = await createAsset(broker);
@@ -138,6 +138,12 @@ export function describeGenerator(generator: Generator): void {
       expect(seen.read).toMatchObject({ id: seen.created.id, status: 'pending', title: seen.sent.data.title });
       expect(seen.listed).toEqual({ id: seen.created.id, dateModified: seen.read.dateModified });
       expect(seen.pages).toBe(2);
+      // Its history: the creation and the move to pending, by the key's holder; the draft as created at revision 1.
+      expect(seen.revisions).toEqual([
+        { rev: 1, author: 'broker', date: seen.atFirstRevision.dateModified },
+        { rev: 2, author: 'broker', date: seen.read.dateModified },
+      ]);
+      expect(seen.atFirstRevision.status).toBe('draft');
     }, 120_000);
   });
 }

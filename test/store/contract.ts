@@ -5,11 +5,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDate, nowMicros } from '../../src/domain/dates.js';
+import { assetAfter, changesBetween } from '../../src/domain/history.js';
 import type { JsonObject } from '../../src/domain/json.js';
 import type { AssetRecord, AssetStore, CreateStamp, ListMode, ListQuery } from '../../src/store/types.js';
 import { DRAFT_ZONE as ZONE, draftAt, type DraftShape, written } from './fixtures/drafts.js';
 
-const INTERNAL_FIELDS = ['rev', 'ownerTokenHash', 'transferTokenHash', 'appliedTransfers', 'modified', 'listed', 'test', '_id'];
+const INTERNAL_FIELDS = ['rev', 'revisions', 'latestRevision', 'ownerTokenHash', 'transferTokenHash', 'appliedTransfers', 'modified', 'listed', 'test', '_id'];
 
 const ids = (records: { id: string }[]) => records.map((record) => record.id);
 
@@ -406,6 +407,101 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
       it('accepts an empty batch', async () => {
         await store.bulkInsert([]);
         expect(await store.list(query())).toEqual([]);
+      });
+    });
+
+    describe('history', () => {
+      /** The record updated from `record` by a draft titled `title`, with the revision of that change. */
+      async function edit(record: AssetRecord, title: string, author = 'broker'): Promise<AssetRecord> {
+        const updated = await store.update(record.id, record.rev, (stamp) => {
+          const draft = draftAt(stamp, { id: record.id, title });
+          return written(draft, record.asset, author);
+        });
+        if (updated === 'conflict') throw new Error(`update of ${record.id} conflicted`);
+        return updated;
+      }
+
+      it('keeps revision 1 with a create and one more with every update, numbered and dated by the store', async () => {
+        const { record } = await create({ title: 'v1' });
+        expect(record.revisions).toBe(1);
+        const second = await edit(record, 'v2', 'concierge');
+        expect(second.revisions).toBe(2);
+        expect(await store.get(record.id)).toMatchObject({ revisions: 2 });
+        const revisions = await store.revisions(record.id, 0, 100);
+        expect(revisions).toEqual([
+          { rev: 1, date: record.asset.dateModified, author: 'broker', changes: changesBetween({}, record.asset) },
+          { rev: 2, date: second.asset.dateModified, author: 'concierge', changes: changesBetween(record.asset, second.asset) },
+        ]);
+        expect(assetAfter(revisions!)).toEqual(second.asset);
+      });
+
+      it('pages by rev: after and limit, undefined for an unknown asset, empty past the end', async () => {
+        let { record } = await create({ title: 'v1' });
+        for (let i = 2; i <= 7; i++) record = await edit(record, `v${i}`);
+        const revs = async (after: number, limit: number) => (await store.revisions(record.id, after, limit))!.map((r) => r.rev);
+        expect(await revs(0, 3)).toEqual([1, 2, 3]);
+        expect(await revs(3, 3)).toEqual([4, 5, 6]);
+        expect(await revs(6, 3)).toEqual([7]);
+        expect(await revs(7, 3)).toEqual([]);
+        expect(await revs(100, 3)).toEqual([]);
+        expect(await store.revisions('f'.repeat(32), 0, 10)).toBeUndefined();
+      });
+
+      it('adds nothing to the history of a stale or failed update', async () => {
+        const { record } = await create();
+        await edit(record, 'won');
+        expect(await store.update(record.id, record.rev, (stamp) => written(draftAt(stamp, { id: record.id, title: 'lost' })))).toBe('conflict');
+        await expect(
+          store.update(record.id, record.rev + 1, () => {
+            throw new Error('build failed');
+          }),
+        ).rejects.toThrow('build failed');
+        expect((await store.revisions(record.id, 0, 10))!.map((revision) => revision.rev)).toEqual([1, 2]);
+      });
+
+      it('gives concurrent updates of one record contiguous revisions, one per update that won', async () => {
+        let { record } = await create();
+        let won = 0;
+        for (let round = 0; round < 4; round++) {
+          const results = await Promise.all(
+            Array.from({ length: 8 }, (_, i) => store.update(record.id, record.rev, (stamp) => written(draftAt(stamp, { id: record.id, title: `r${round} w${i}` }), record.asset))),
+          );
+          won += results.filter((result) => result !== 'conflict').length;
+          record = (await store.get(record.id))!;
+        }
+        const revisions = (await store.revisions(record.id, 0, 100))!;
+        expect(revisions.map((revision) => revision.rev)).toEqual(Array.from({ length: won + 1 }, (_, i) => i + 1));
+        expect(record.revisions).toBe(won + 1);
+      });
+
+      it('bulkInsert gives a record without a history revision 1 by its owner, and keeps a history handed with one', async () => {
+        const base = nowMicros() - 3_600_000_000;
+        const plain = draftAt({ now: base });
+        const v1 = draftAt({ now: base + 1000 }, { title: 'v1' });
+        const v2 = { ...draftAt({ now: base + 2000 }, { id: v1.id, title: 'v2' }) };
+        const history = [
+          { rev: 1, date: String(v1.asset.dateModified), author: 'importer', changes: changesBetween({}, v1.asset) },
+          { rev: 2, date: String(v2.asset.dateModified), author: 'broker2', changes: changesBetween(v1.asset, v2.asset) },
+        ];
+        await store.bulkInsert([plain, { ...v2, history }]);
+        expect(await store.revisions(plain.id, 0, 10)).toEqual([
+          { rev: 1, date: plain.asset.dateModified, author: 'broker', changes: changesBetween({}, plain.asset) },
+        ]);
+        expect(await store.revisions(v2.id, 0, 10)).toEqual(history);
+        expect(await store.get(v2.id)).toMatchObject({ revisions: 2 });
+        const next = await edit((await store.get(v2.id))!, 'v3');
+        expect(next.revisions).toBe(3);
+        expect(assetAfter((await store.revisions(v2.id, 0, 10))!)).toEqual(next.asset);
+      });
+
+      it('bulkInsert refuses a history that does not number 1 … n or whose last date is not dateModified, inserting nothing', async () => {
+        const draft = draftAt({ now: nowMicros() - 1_000_000 });
+        const first = { rev: 1, date: String(draft.asset.dateModified), author: 'broker', changes: changesBetween({}, draft.asset) };
+        for (const history of [[], [{ ...first, rev: 2 }], [first, { ...first, rev: 3 }], [{ ...first, date: '2000-01-01T00:00:00.000000+02:00' }]]) {
+          await expect(store.bulkInsert([{ ...draft, history }])).rejects.toThrow(/history|revision/);
+        }
+        expect(await store.get(draft.id)).toBeUndefined();
+        expect(await store.revisions(draft.id, 0, 10)).toBeUndefined();
       });
     });
 

@@ -8,6 +8,7 @@
  * marked `[needs atomic updates: not on FerretDB]` and skipped there with that reason in their names; they run
  * on MongoDB.
  */
+import { assetAfter } from '../../src/domain/history.js';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -209,6 +210,69 @@ if (!BASE_URI) {
         expect(clock).toMatchObject({ t: expect.any(Number) });
         // FerretDB drops the empty array of $setOnInsert; the store reads a missing list as empty.
         expect(clock!.inflight ?? []).toEqual([]);
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
+
+    it('keeps an asset history in its own collection, indexed by (asset, rev); the record holds only the latest', async () => {
+      const store = await openFresh();
+      const client = new MongoClient(store.uri);
+      try {
+        let record = await store.create((stamp) => written(draftAt(stamp)));
+        for (let i = 0; i < 5; i++) {
+          const before = record;
+          const next = await store.update(record.id, record.rev, (stamp) => written(draftAt(stamp, { id: before.id, title: `v${i}` }), before.asset));
+          if (next === 'conflict') throw new Error('conflict');
+          record = next;
+        }
+        const db = client.db(databaseName(store.uri));
+        const history = await db.collection('revisions').indexes();
+        expect(history.find((index) => index.name === 'history')).toMatchObject({ key: { asset: 1, rev: 1 }, unique: true });
+        expect(await db.collection('revisions').countDocuments({ asset: record.id })).toBe(6);
+        const raw = await db.collection('assets').findOne({ _id: record.id as never });
+        expect(raw).toMatchObject({ revisions: 6, latestRevision: { date: record.asset.dateModified, author: 'broker' } });
+        expect(Object.keys(raw!.latestRevision as object).sort()).toEqual(['author', 'changes', 'date']);
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
+
+    it('a write cut short between its asset update and the copy of its revision loses nothing, nor serves it twice', async () => {
+      const store = await openFresh();
+      const client = new MongoClient(store.uri);
+      const revisions = client.db(databaseName(store.uri)).collection('revisions');
+      /** What a node killed right after its asset update leaves: the latest revision only in the asset's document. */
+      const cutShort = async (id: string, rev: number) => expect((await revisions.deleteOne({ _id: `${id}/${rev}` as never })).deletedCount).toBe(1);
+      const edit = async (on: AssetStore, id: string, title: string) => {
+        const record = (await on.get(id))!;
+        const next = await on.update(id, record.rev, (stamp) => written(draftAt(stamp, { id, title }), record.asset));
+        if (next === 'conflict') throw new Error('conflict');
+        return next;
+      };
+      try {
+        const created = await store.create((stamp) => written(draftAt(stamp)));
+        await cutShort(created.id, 1);
+        // A reader of the history copies it.
+        expect((await store.revisions(created.id, 0, 10))!.map((revision) => revision.rev)).toEqual([1]);
+        expect(await revisions.countDocuments({ asset: created.id })).toBe(1);
+
+        await edit(store, created.id, 'v2');
+        await cutShort(created.id, 2);
+        // The next write, on a node that never saw revision 2 copied, copies it before moving on.
+        const other = await openMongoStore({ uri: store.uri, timeZone: DRAFT_ZONE });
+        try {
+          const third = await edit(other, created.id, 'v3');
+          expect(third.revisions).toBe(3);
+        } finally {
+          await other.close();
+        }
+        const kept = (await store.revisions(created.id, 0, 10))!;
+        expect(kept.map((revision) => revision.rev)).toEqual([1, 2, 3]);
+        expect(assetAfter(kept)).toEqual((await store.get(created.id))!.asset);
+        expect(await revisions.countDocuments({ asset: created.id })).toBe(3);
       } finally {
         await client.close();
         await store.close();

@@ -4,7 +4,10 @@
  * MONGODB_URI is set), then a registry started on that store and driven over HTTP.
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { formatDate, nowMicros } from '../../src/domain/dates.js';
 import { assetAfter } from '../../src/domain/history.js';
 import { openStore } from '../../src/store/index.js';
@@ -76,6 +79,9 @@ const ID = {
   broken: 'c000000000000000000000000000000c',
   draft: 'd000000000000000000000000000000d',
   complete: 'b1845029a72a4077aeff912604721ee7',
+  deleted: '6aa3093c0b00447abefcacf9a11da277',
+  detached: '68dcee4e1af44aa493c6a040a924c03f',
+  secondDraft: '6f32878c0ec44d8e992cf5365fa919ee',
   today: '7000000000000000000000000000000a',
   twin: '2000000000000000000000000000000b',
 };
@@ -92,6 +98,43 @@ function steps(base: Record<string, unknown>, changes: [time: string, author: st
 }
 
 const todayDay = formatDate(nowMicros(), TZ).slice(0, 10);
+
+const TRANSCRIPTS = fileURLToPath(new URL('../../../shared/reference/openregistry-examples/claimrights/', import.meta.url));
+/** Transcripts of the 2017 basic-asset era (another asset type, another assetID prefix). */
+const STALE = ['create-asset.http', 'asset-post-attempt-json-data.http'];
+
+/**
+ * Each asset the transcripts show, as the original stored it: its successive served views (by `dateModified`) are
+ * its revisions, the last one is what it must serve; the hidden fields are added (a plain owner token for some, the
+ * SHA-512 digest an ownership change leaves for others; a SHA-512 transfer token). The concierge made the moves to
+ * and from `active` and to `complete`; the broker everything else.
+ */
+/** The owner token a broker holds for a transcript's asset; the original kept it plain or as its SHA-512 digest. */
+const transcriptOwnerToken = (id: string) => `${id.slice(0, 16)}${'0'.repeat(16)}`;
+const transcriptTokenIsPlain = (id: string) => id.charCodeAt(1) % 2 === 1;
+
+function transcriptAssets(): Record<string, any>[] {
+  const views = new Map<string, Map<string, Record<string, any>>>();
+  for (const file of readdirSync(TRANSCRIPTS).filter((name) => name.endsWith('.http') && !STALE.includes(name))) {
+    const response = readFileSync(join(TRANSCRIPTS, file), 'utf8').split(/^Response: /m)[1] ?? '';
+    const body = response.indexOf('{') === -1 ? undefined : JSON.parse(response.slice(response.indexOf('{')));
+    const data = body?.data;
+    if (data === undefined || Array.isArray(data) || typeof data.id !== 'string') continue;
+    if (!views.has(data.id)) views.set(data.id, new Map());
+    views.get(data.id)!.set(data.dateModified, data);
+  }
+  return [...views].map(([id, byDate]) => {
+    const ordered = [...byDate.values()].sort((a, b) => a.dateModified.localeCompare(b.dateModified));
+    const hidden = { owner_token: transcriptTokenIsPlain(id) ? transcriptOwnerToken(id) : sha512Hex(transcriptOwnerToken(id)) };
+    const transcriptSteps: Step[] = ordered.map((view, i) => {
+      const { id: _id, dateModified, ...fields } = view;
+      const previous = ordered[i - 1];
+      const byConcierge = previous !== undefined && previous.status !== view.status && ['active', 'complete'].some((s) => [view.status, previous.status].includes(s));
+      return { author: byConcierge ? 'concierge' : 'broker', date: dateModified, after: { ...fields, ...hidden, transfer_token: sha512Hex(`t-${id}`) } };
+    });
+    return storedAsset(id, transcriptSteps);
+  });
+}
 
 function seedDocs(): Record<string, unknown>[] {
   const units = { unit: { code: 'H87', name: 'штука' } };
@@ -141,14 +184,6 @@ function seedDocs(): Record<string, unknown>[] {
     { op: 'remove', path: '/description_ru' },
     { op: 'remove', path: '/description_en' },
   ];
-  // The transcript's complete asset: CAV codes as unit codes (the original took them; the registry refuses them).
-  const complete = storedAsset(
-    ID.complete,
-    steps({ ...servedFields(5), owner: 'broker', assetID: `UA-AR-DGF-${DAY}-000003`, relatedLot: 'b5ca6aa850694154b6a5f6db4e65f5da' }, [
-      ['18:31:05.000000', 'broker', { status: 'draft', date: at('18:31:05.000000'), owner_token: 'eeee', transfer_token: sha512Hex('e') }],
-      ['18:31:05.192219', 'concierge', { status: 'complete', date: at('18:31:05.192219') }],
-    ]),
-  );
   const today = storedAsset(
     ID.today,
     steps({ ...servedFields(6), ...units, owner: 'broker', assetID: `UA-AR-DGF-${todayDay}-000007` }, [
@@ -167,7 +202,7 @@ function seedDocs(): Record<string, unknown>[] {
   return [
     { _id: '_design/assets', views: { by_dateModified: { map: 'function (doc) {}' } } },
     { _id: 'assetID', [DAY]: 8 },
-    complete,
+    ...transcriptAssets(),
     pending,
     storedTransfer(USED_TRANSFER.id, 'broker2', USED_TRANSFER.token, USED_TRANSFER.transfer, at('18:31:04.400000'), `/assets/${ID.transferred}`),
     transferred,
@@ -208,14 +243,14 @@ describe('npm run import', () => {
     const run = await runImport(store, couch.databaseUrl('openregistry'), ['--page-size', '3']);
     expect(run.stderr).toMatch(/import: \d+ of about \d+ documents read/);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stdout).toContain('assets imported: 7');
+    expect(run.stdout).toContain('assets imported: 10');
     expect(run.stdout).toContain('transfers imported: 2');
     expect(run.stdout).toContain('refused: 1');
     expect(run.stdout).toContain('skipped: design document: 1');
     expect(run.stdout).toContain('skipped: deleted document: 1');
     expect(run.stdout).toContain('skipped: no doc_type: 1');
     expect(run.stdout).toContain('skipped: other assetType: 1');
-    expect(run.stdout).toContain('histories rebuilt: 6');
+    expect(run.stdout).toContain('histories rebuilt: 9');
     expect(run.stdout).toContain(`dateModified moved ${ID.twin}: another asset has dateModified ${at('18:31:04.100000')}; moved by 1 µs`);
     expect(run.stdout).toContain('history fallbacks: 1');
     expect(run.stdout).toMatch(new RegExp(`history fallbacks ${ID.broken}: a patch does not apply`));
@@ -261,11 +296,19 @@ describe('npm run import', () => {
       const second = await anonymous.get(`/api/0.1/assets/${ID.pending}/revisions/2`);
       expect(second.json.data).toMatchObject({ status: 'pending', title: servedFields(1).title, dateModified: at('18:31:03.936033') });
       expect((await revisions(ID.broken)).map((revision) => revision.author)).toEqual(['broker']);
-      expect((await revisions(ID.complete)).map((revision) => revision.author)).toEqual(['broker', 'concierge']);
+      expect((await revisions(ID.complete)).map((revision) => [revision.author, revision.date])).toEqual([
+        ['broker', '2018-01-09T18:31:04.788157+02:00'],
+        ['concierge', '2018-01-09T18:31:04.904205+02:00'],
+        ['concierge', '2018-01-09T18:31:05.192219+02:00'],
+      ]);
+      expect((await revisions(ID.deleted)).map((revision) => revision.rev)).toEqual([1, 2, 3, 4]);
 
       // The feed from the start: exactly the listable assets (no draft), in the order of their dateModified.
       const feed = await anonymous.get('/api/0.1/assets?mode=_all_');
-      const listable = [ID.pending, ID.twin, ID.transferred, ID.broken, ID.complete, ID.today];
+      const listable = Object.values(ID)
+        .filter((id) => served(id).status !== 'draft')
+        .sort((a, b) => String(served(a).dateModified).localeCompare(String(served(b).dateModified)));
+      expect(listable).toHaveLength(8);
       expect(feed.json.data.map((item: any) => item.id)).toEqual(listable);
       expect(feed.json.data.map((item: any) => item.dateModified)).toEqual(listable.map((id) => served(id).dateModified));
 
@@ -277,6 +320,19 @@ describe('npm run import', () => {
       const afterPatch = await revisions(ID.pending);
       expect(afterPatch.map((revision) => revision.rev)).toEqual([1, 2, 3, 4]);
       expect(assetAfter(afterPatch)).toEqual(patched.json.data);
+      // The transcripts' assets, owner tokens kept as SHA-512 digests: their owner edits them, and (§14) the first
+      // write must replace the CAV codes the original took as unit codes.
+      expect([ID.detached, ID.secondDraft].map(transcriptTokenIsPlain)).toEqual([false, false]);
+      for (const id of [ID.detached, ID.secondDraft]) {
+        const token = transcriptOwnerToken(id);
+        const unfixed = await broker.patch(`/api/0.1/assets/${id}`, { data: { description: 'змінено' } }, { token });
+        expect(unfixed.status, unfixed.text).toBe(422);
+        expect(unfixed.json.errors.map((error: any) => error.name).sort()).toEqual(['items', 'unit']);
+        const items = (served(id).items as unknown[]).map(() => ({ unit: { code: 'H87' } }));
+        const fixed = await broker.patch(`/api/0.1/assets/${id}`, { data: { description: 'змінено', unit: { code: 'H87' }, items } }, { token });
+        expect(fixed.status, fixed.text).toBe(200);
+        expect((await broker.patch(`/api/0.1/assets/${id}`, { data: { title: 'x' } }, { token: token.toUpperCase() })).status).toBe(403);
+      }
       // The owner token an ownership change gave (kept as a SHA-512 digest) works too.
       const byNewOwner = await broker2.patch(`/api/0.1/assets/${ID.transferred}`, { data: { description: 'новий' } }, { token: OWNER_TOKEN_B });
       expect(byNewOwner.status, byNewOwner.text).toBe(200);

@@ -385,6 +385,12 @@ describe('npm run import', () => {
     const unreachable = await runImport(empty, 'http://127.0.0.1:9/openregistry');
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toMatch(/unreachable/);
+    const notUrl = await runImport(empty, 'couchdb/openregistry');
+    expect(notUrl.code).toBe(2);
+    expect(notUrl.stderr).toMatch(/is not a URL/);
+    const noDatabase = await runImport(empty, couch.url);
+    expect(noDatabase.code).toBe(2);
+    expect(noDatabase.stderr).toMatch(/names no database/);
 
     const opened = await openStore({ dataDir: empty.DATA_DIR, mongodbUri: 'MONGODB_URI' in empty ? empty.MONGODB_URI : undefined, timeZone: TZ });
     try {

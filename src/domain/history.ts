@@ -88,15 +88,15 @@ export interface RevisionsQuery {
 }
 
 /**
- * Reads `offset` (a `rev`, the page starts after it; 0 by default) and `limit` (1 … , above 1000 served as 1000;
+ * Reads `offset` (a `rev`, the page starts after it; 0 by default; at most 2^53 − 1) and `limit` (1 … , above 1000 served as 1000;
  * 100 by default) of a history page. Throws ApiError 400 (`querystring`) naming the parameter that is not a
  * whole number in range.
  */
 export function parseRevisionsQuery(query: Record<string, unknown>): RevisionsQuery {
   const offset = lastValue(query.offset);
   const limit = lastValue(query.limit);
-  if (offset !== '' && !WHOLE_NUMBER.test(offset)) {
-    throw ApiError.one(400, 'querystring', 'offset', 'Invalid offset: expected a whole number of at least 0 (a rev)');
+  if (offset !== '' && (!WHOLE_NUMBER.test(offset) || Number(offset) > Number.MAX_SAFE_INTEGER)) {
+    throw ApiError.one(400, 'querystring', 'offset', 'Invalid offset: expected a whole number from 0 to 2^53 - 1 (a rev)');
   }
   if (limit !== '' && (!WHOLE_NUMBER.test(limit) || Number(limit) < 1)) {
     throw ApiError.one(400, 'querystring', 'limit', 'Invalid limit: expected a whole number of at least 1');

@@ -978,6 +978,7 @@ export interface components {
              */
             uri: string;
             /**
+             * Format: int64
              * @description The `rev` of the last revision of this page; on an empty page, the requested offset.
              * @example 2
              */
@@ -1020,6 +1021,7 @@ export interface components {
          */
         Revision: {
             /**
+             * Format: int64
              * @description The revision's number, 1, 2, 3 … per asset, without gaps, in the order of the writes.
              * @example 2
              */
@@ -1088,10 +1090,13 @@ export interface components {
             value?: unknown;
         } & ({
             /** @enum {unknown} */
-            op?: "add" | "replace";
+            op: "add" | "replace";
+            /** @description The member's new value. */
+            value: unknown;
         } | {
             /** @constant */
-            op?: "remove";
+            op: "remove";
+            value?: never;
         });
         /**
          * AssetAtRevision
@@ -3466,8 +3471,8 @@ export interface components {
         RevisionPath: string;
         /**
          * @description Where the page starts: a `rev`, the page starting after it (`0`, the default, starts at revision 1); usually
-         *     `next_page.offset` of the previous page. A whole number from 0; anything else is 400, once the asset is
-         *     known to exist.
+         *     `next_page.offset` of the previous page. A whole number from 0 to 2^53 − 1; anything else is 400, once the
+         *     asset is known to exist.
          * @example 100
          */
         RevisionOffset: number;
@@ -4020,8 +4025,8 @@ export interface operations {
             query?: {
                 /**
                  * @description Where the page starts: a `rev`, the page starting after it (`0`, the default, starts at revision 1); usually
-                 *     `next_page.offset` of the previous page. A whole number from 0; anything else is 400, once the asset is
-                 *     known to exist.
+                 *     `next_page.offset` of the previous page. A whole number from 0 to 2^53 − 1; anything else is 400, once the
+                 *     asset is known to exist.
                  * @example 100
                  */
                 offset?: components["parameters"]["RevisionOffset"];

@@ -25,7 +25,7 @@ async function insertBrokenRecord(server: TestServer): Promise<void> {
       modified,
       listed: true,
       test: false,
-      asset: { id: ID, status: 'lost', assetType: 'claimRights', date: at, dateModified: at },
+      asset: { id: ID, owner: 'broker', status: 'lost', assetType: 'claimRights', date: at, dateModified: at },
     },
   ]);
 }

@@ -15,7 +15,7 @@ const { applyPatch, deepClone } = fastJsonPatch;
 /** Fields the original kept in an asset or a transfer and never served (behaviour §3.1). */
 export const HIDDEN_FIELDS: readonly string[] = ['_id', '_rev', 'doc_type', 'revisions', 'owner_token', 'transfer_token', '_attachments'];
 
-/** Why a document of the original's database is not imported, and whether that refuses it (exit 1) or skips it. */
+/** Why a document of the original's database is skipped: counted, not reported, no reason to exit 1. */
 export type Skipped = 'design document' | 'deleted document' | 'no doc_type' | 'other doc_type' | 'other assetType';
 
 export type Classified =

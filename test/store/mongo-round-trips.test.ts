@@ -215,6 +215,17 @@ if (!BASE_URI) {
       expect(applied).toEqual(['find assets', 'find transfers', 'update transfers', ...write('update assets')]);
     });
 
+    it("history page, or the asset at a revision: the asset's count and latest revision, then one find of the range", async () => {
+      const { id } = await pendingAsset();
+      for (const path of [`${ASSETS}/${id}/revisions`, `${ASSETS}/${id}/revisions?offset=1&limit=1`, `${ASSETS}/${id}/revisions/2`]) {
+        const events = await log.record(async () => expect((await reader.get(path)).status).toBe(200));
+        expect(events.map(described), path).toEqual(['find assets', 'find revisions']);
+        const { filter, sort } = events[1]!.command as { filter: Record<string, unknown>; sort: unknown };
+        expect(Object.keys(filter).sort(), path).toEqual(['asset', 'rev']);
+        expect(sort instanceof Map ? Object.fromEntries(sort) : sort, path).toEqual({ rev: 1 });
+      }
+    });
+
     it('health: one ping', async () => {
       expect(await log.commands(async () => expect((await reader.get(`${API}/health`)).status).toBe(200))).toEqual(['ping']);
     });

@@ -30,9 +30,33 @@ export function newToken(): string {
   return randomHex16();
 }
 
-/** The stored form of an owner token: SHA-256, lowercase hex. */
+/** The stored form of an owner or transfer token: SHA-256, lowercase hex. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/**
+ * Digests imported from the original registry, which kept SHA-512 hex digests (its transfer tokens, and the owner
+ * tokens an ownership change gave): `sha512:` + the digest. The plain token is unknown, so the digest is kept as it
+ * is and a token sent later is hashed the same way to be compared.
+ */
+const SHA512_PREFIX = 'sha512:';
+
+/** A SHA-512 digest as the original stored it: 128 hexadecimal characters. */
+export const SHA512_DIGEST = /^[0-9a-fA-F]{128}$/;
+
+/**
+ * The stored form of a token as the original kept it: a SHA-512 hex digest is kept as such (prefixed), a plain
+ * token (the original's owner tokens, 32 hex characters) is hashed as the registry hashes its own.
+ */
+export function originalTokenDigest(stored: string): string {
+  return SHA512_DIGEST.test(stored) ? SHA512_PREFIX + stored.toLowerCase() : hashToken(stored);
+}
+
+/** `token` hashed the way `hash` was made: SHA-512 for digests imported from the original, else SHA-256. */
+function hashLike(token: string, hash: string): string {
+  if (!hash.startsWith(SHA512_PREFIX)) return hashToken(token);
+  return SHA512_PREFIX + createHash('sha512').update(token, 'utf8').digest('hex');
 }
 
 /**
@@ -40,7 +64,7 @@ export function hashToken(token: string): string {
  * difference is, so a caller cannot discover the hash byte by byte.
  */
 export function tokenMatches(token: string, hash: string): boolean {
-  const actual = Buffer.from(hashToken(token), 'utf8');
+  const actual = Buffer.from(hashLike(token, hash), 'utf8');
   const expected = Buffer.from(hash, 'utf8');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

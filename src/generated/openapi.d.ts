@@ -1757,8 +1757,9 @@ export interface components {
         CavCode: string;
         /**
          * UnitCode
-         * @description A UN/CEFACT Recommendation 20 unit code, such as `H87` (piece) or `MTK` (square metre). The pattern is
-         *     the codes' shape; the registry also refuses a code that is not in the list.
+         * @description A UN/CEFACT Recommendation 20 unit code, such as `H87` (piece) or `MTK` (square metre): every write must
+         *     send one in the list. An asset imported from the original registry may hold another code (the original
+         *     took any text, such as the CAV code `39513200-3`) until a write replaces it.
          * @example H87
          */
         UnitCode: string;

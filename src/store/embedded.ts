@@ -45,6 +45,10 @@ import {
   type CreateStamp,
   type ListedRow,
   type ListMode,
+  type ImportPage,
+  type ImportReport,
+  type ImportState,
+  type ImportStore,
   type ListQuery,
   type RecordDraft,
   type RecordWrite,
@@ -120,6 +124,19 @@ const SCHEMA = `
     mark_from_hash TEXT,
     mark_at INTEGER
   );
+  -- The import of the original's database (ImportStore): its state, one row, and its reports.
+  CREATE TABLE IF NOT EXISTS import_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    state TEXT NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS import_reports (
+    id TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    PRIMARY KEY (id, outcome)
+  );
+  -- The import lists in each asset the transfers whose mark names it.
+  CREATE INDEX IF NOT EXISTS transfers_marked ON transfers (mark_asset_id) WHERE mark_asset_id IS NOT NULL;
 `;
 
 /** Columns the assets table gained after its first release, added to databases made before (`ALTER TABLE`). */
@@ -198,6 +215,8 @@ function markColumns(mark: TransferMark | null): MarkColumns {
 /** `PRAGMA user_version` of a database whose documents are kept in the wire format (`toJson`). */
 const WIRE_FORMAT_VERSION = 1;
 const REWRITE_BATCH = 1000;
+/** Values per `IN (…)` of ImportStore.idsAt: well below SQLite's limit of bound parameters. */
+const IDS_AT_CHUNK = 500;
 
 /**
  * Rewrites the documents of a database made before they were kept in the wire format (JSON.stringify's text,
@@ -598,6 +617,90 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     },
   };
 
+  const selectImportState = db.prepare<[], string>('SELECT state FROM import_state WHERE id = 1').pluck();
+  const anyOwnData = db
+    .prepare<[], number>('SELECT EXISTS (SELECT 1 FROM assets) OR EXISTS (SELECT 1 FROM transfers)')
+    .pluck();
+  const selectImportReports = db.prepare<[], ImportReport>('SELECT id, outcome, detail FROM import_reports ORDER BY id, outcome');
+  const upsertImportedRow = writer.prepare(
+    'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc, transfer_token_hash, applied_transfers, ' +
+      'document_history, revisions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET rev = excluded.rev, ' +
+      'owner_token_hash = excluded.owner_token_hash, modified = excluded.modified, listed = excluded.listed, test = excluded.test, ' +
+      'date_modified = excluded.date_modified, doc = excluded.doc, transfer_token_hash = excluded.transfer_token_hash, ' +
+      'applied_transfers = excluded.applied_transfers, document_history = excluded.document_history, revisions = excluded.revisions',
+  );
+  const deleteRevisions = writer.prepare<[string]>('DELETE FROM revisions WHERE asset_id = ?');
+  const upsertImportedTransfer = writer.prepare(
+    'INSERT OR REPLACE INTO transfers (id, owner, owner_token_hash, transfer_token_hash, created, mark_asset_id, mark_from_hash, mark_at) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const selectMarkedFor = writer
+    .prepare<[string], string>('SELECT id FROM transfers WHERE mark_asset_id = ? ORDER BY created, id')
+    .pluck();
+  const setAppliedTransfers = writer.prepare<[string, string]>('UPDATE assets SET applied_transfers = ? WHERE id = ?');
+  const raiseDayCounter = writer.prepare<[string, number]>(
+    'INSERT INTO counters (day, value) VALUES (?, ?) ON CONFLICT (day) DO UPDATE SET value = max(value, excluded.value)',
+  );
+  const upsertImportReport = writer.prepare<[string, string, string]>(
+    'INSERT OR REPLACE INTO import_reports (id, outcome, detail) VALUES (?, ?, ?)',
+  );
+  const upsertImportState = writer.prepare<[string]>('INSERT OR REPLACE INTO import_state (id, state) VALUES (1, ?)');
+
+  /** One transaction: the page is written whole with its state, or not at all. */
+  const importPageTransaction = writer.transaction((page: ImportPage) => {
+    for (const { history, ...record } of page.assets) {
+      checkHistory(record, history);
+      upsertImportedRow.run(record.id, ...rowColumns(record, 1, history.length));
+      deleteRevisions.run(record.id);
+      for (const revision of history) keepRevision(record.id, revision);
+    }
+    for (const transfer of page.transfers) {
+      upsertImportedTransfer.run(
+        transfer.id,
+        transfer.owner,
+        transfer.ownerTokenHash,
+        transfer.transferTokenHash,
+        transfer.created,
+        ...markColumns(transfer.mark),
+      );
+    }
+    const marked = new Set<string>(page.assets.map((record) => record.id));
+    for (const transfer of page.transfers) if (transfer.mark !== null) marked.add(transfer.mark.assetId);
+    for (const id of marked) setAppliedTransfers.run(JSON.stringify(selectMarkedFor.all(id)), id);
+    for (const [day, index] of Object.entries(page.dayCounters)) raiseDayCounter.run(day, index);
+    for (const report of page.reports) upsertImportReport.run(report.id, report.outcome, report.detail);
+    upsertImportState.run(JSON.stringify(page.state));
+  });
+
+  const imports: ImportStore = {
+    async state() {
+      const text = selectImportState.get();
+      return text === undefined ? undefined : (JSON.parse(text) as ImportState);
+    },
+    async holdsOwnData() {
+      return selectImportState.get() === undefined && anyOwnData.get() === 1;
+    },
+    async idsAt(modified) {
+      const found = new Map<number, string>();
+      for (let i = 0; i < modified.length; i += IDS_AT_CHUNK) {
+        const chunk = modified.slice(i, i + IDS_AT_CHUNK);
+        const rows = db
+          .prepare<number[], { id: string; modified: number }>(`SELECT id, modified FROM assets WHERE modified IN (${chunk.map(() => '?').join(', ')})`)
+          .all(...chunk);
+        for (const row of rows) found.set(row.modified, row.id);
+      }
+      return found;
+    },
+    async writePage(page) {
+      await withWriteLock(() => importPageTransaction.immediate(page));
+      await syncWal();
+      signalWrites();
+    },
+    async reports() {
+      return selectImportReports.all();
+    },
+  };
+
   /*
    * Watching writes. A commit by any other connection, this process's writer included, changes what
    * `PRAGMA data_version` answers on the read connection (SQLite's promise), so polling it every WATCH_POLL_MS
@@ -627,6 +730,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
 
   return {
     transfers,
+    imports,
 
     async create(build) {
       return queueWrite(() => createTransaction(build));

@@ -49,6 +49,10 @@ import {
   type AssetStore,
   type BulkRecord,
   type CreateStamp,
+  type ImportPage,
+  type ImportReport,
+  type ImportState,
+  type ImportStore,
   type ListQuery,
   type ListedRow,
   type RecordDraft,
@@ -165,6 +169,16 @@ interface TransferDoc {
   transferTokenHash: string;
   created: number;
   mark: TransferMark | null;
+}
+
+/** The import's state (`_id: 'state'`) in the `import` collection. */
+interface ImportStateDoc extends ImportState {
+  _id: string;
+}
+
+/** One report of the import, `_id` `<outcome>:<document id>`, in `import_reports`. */
+interface ImportReportDoc extends ImportReport {
+  _id: string;
 }
 
 interface Tick {
@@ -313,6 +327,104 @@ class MongoStore implements AssetStore {
   readonly transfers: MongoTransfers;
   readonly files: FileStore;
   clockMode: ClockMode = 'cas';
+
+  /**
+   * The import's writes. No transactions (FerretDB 1.x has none): each write of a page is idempotent (replace by
+   * `_id`, `$max`, recomputed lists) and the state is written last, so a page cut short is written again whole.
+   */
+  readonly imports: ImportStore = {
+    state: async () => {
+      const doc = await this.importState.findOne({ _id: 'state' });
+      if (doc === null) return undefined;
+      const { _id: _ignored, ...state } = doc;
+      return state;
+    },
+    holdsOwnData: async () => {
+      if ((await this.importState.countDocuments({ _id: 'state' })) > 0) return false;
+      const asset = await this.assets.findOne({}, { projection: { _id: 1 } });
+      const transfer = asset ? null : await this.db.collection('transfers').findOne({}, { projection: { _id: 1 } });
+      return asset !== null || transfer !== null;
+    },
+    idsAt: async (modified) => {
+      const found = new Map<number, string>();
+      const docs = this.assets.find({ modified: { $in: [...modified] } }, { projection: { _id: 1, modified: 1 } });
+      for await (const doc of docs) found.set(Number(doc.modified), doc._id);
+      return found;
+    },
+    writePage: (page) => this.writeImportPage(page),
+    reports: async () => {
+      const docs = await this.importReports.find({}, { sort: { _id: 1 } }).toArray();
+      return docs.map(({ id, outcome, detail }) => ({ id, outcome, detail }));
+    },
+  };
+
+  private get importState(): Collection<ImportStateDoc> {
+    return this.db.collection<ImportStateDoc>('import');
+  }
+
+  private get importReports(): Collection<ImportReportDoc> {
+    return this.db.collection<ImportReportDoc>('import_reports');
+  }
+
+  private async writeImportPage(page: ImportPage): Promise<void> {
+    const transfers = this.db.collection<TransferDoc>('transfers');
+    if (page.assets.length > 0) {
+      // Histories first (idempotent upserts), as in bulkInsert: until its asset is there, a history serves nothing.
+      const revisions: RevisionDoc[] = [];
+      const replacements = page.assets.map(({ history, ...record }) => {
+        checkHistory(record, history);
+        for (const revision of history) revisions.push(revisionDoc(record.id, revision));
+        const replacement = this.toDoc({ ...record, rev: 1, revisions: history.length }, `import#${record.id}`, history[history.length - 1]!);
+        return { replaceOne: { filter: { _id: record.id }, replacement, upsert: true } };
+      });
+      await this.keepRevisions(revisions);
+      await this.assets.bulkWrite(replacements, { ordered: true });
+    }
+    if (page.transfers.length > 0) {
+      await transfers.bulkWrite(
+        page.transfers.map((transfer) => ({
+          replaceOne: {
+            filter: { _id: transfer.id },
+            replacement: {
+              owner: transfer.owner,
+              ownerTokenHash: transfer.ownerTokenHash,
+              transferTokenHash: transfer.transferTokenHash,
+              created: transfer.created,
+              mark: transfer.mark,
+            },
+            upsert: true,
+          },
+        })),
+        { ordered: true },
+      );
+    }
+    const marked = new Set<string>(page.assets.map((record) => record.id));
+    for (const transfer of page.transfers) if (transfer.mark !== null) marked.add(transfer.mark.assetId);
+    if (marked.size > 0) {
+      const applied = new Map<string, string[]>([...marked].map((id) => [id, []]));
+      const markedTransfers = transfers.find({ 'mark.assetId': { $in: [...marked] } }, { sort: { created: 1, _id: 1 } });
+      for await (const transfer of markedTransfers) applied.get(transfer.mark!.assetId)?.push(transfer._id);
+      await this.assets.bulkWrite(
+        [...applied].map(([id, ids]) => ({ updateOne: { filter: { _id: id }, update: { $set: { appliedTransfers: ids } } } })),
+        { ordered: false },
+      );
+    }
+    for (const [day, index] of Object.entries(page.dayCounters)) {
+      await this.dayCounters.updateOne({ _id: `assetID:${day}` }, { $max: { n: index } }, { upsert: true });
+    }
+    if (page.reports.length > 0) {
+      await this.importReports.bulkWrite(
+        page.reports.map((report) => ({
+          replaceOne: { filter: { _id: `${report.outcome}:${report.id}` }, replacement: { ...report }, upsert: true },
+        })),
+        { ordered: true },
+      );
+    }
+    const latest = Math.max(...page.assets.map((record) => record.modified));
+    if (Number.isFinite(latest)) await this.pushClock(latest);
+    await this.importState.replaceOne({ _id: 'state' }, page.state, { upsert: true });
+    this.signalWrites();
+  }
 
   constructor(
     private readonly client: MongoClient,

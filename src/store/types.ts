@@ -148,9 +148,67 @@ export interface WriteWatch {
   close(): Promise<void>;
 }
 
+/**
+ * An asset of the original registry's database as the import writes it (decisions.md §14): `modified` is its
+ * original `dateModified`, `history` its revisions rebuilt from the original's; `appliedTransfers` is filled by the
+ * store (`ImportStore.writePage`).
+ */
+export type ImportedAsset = RecordDraft & { history: readonly Revision[] };
+
+/** Something the import tells about one document of the original's database, by its `_id`. */
+export interface ImportReport {
+  id: string;
+  /** `refused`, `imported with errors`, `history fallback`, `dateModified moved`. */
+  outcome: string;
+  detail: string;
+}
+
+/** How far the import has got: kept in the store and written with every page (atomically where the store can). */
+export interface ImportState {
+  /** The database imported from, without credentials: a resumed import must read the same one. */
+  source: string;
+  /** CouchDB's `last_seq` after the last page written: the next page starts there. */
+  since: string;
+  /** True once the last page of `_changes` was written. */
+  done: boolean;
+  /** Documents by outcome so far (`assets imported`, `skipped: design document`, …). */
+  counts: Record<string, number>;
+}
+
+/** One page of the original's `_changes` as the import writes it, with the state it leads to. */
+export interface ImportPage {
+  assets: ImportedAsset[];
+  transfers: TransferRecord[];
+  /** Per calendar day, the highest `assetID` number among the page's assets: the day's counter goes on from there. */
+  dayCounters: Record<string, number>;
+  reports: ImportReport[];
+  state: ImportState;
+}
+
+/** What the import of the original's database needs of a store, and nothing else uses. */
+export interface ImportStore {
+  /** The import's state; `undefined` when no import has written to this store. */
+  state(): Promise<ImportState | undefined>;
+  /** Whether the store holds assets or transfers an import did not write (always false once an import began). */
+  holdsOwnData(): Promise<boolean>;
+  /** The ids of the assets stored at these `modified` values (a clash of two original `dateModified`s). */
+  idsAt(modified: readonly number[]): Promise<Map<number, string>>;
+  /**
+   * Writes a page: assets (replacing one of the same id), transfers, day counters (raised, never lowered), reports
+   * and the state, atomically where the store can, else each write idempotent and the state last. Every transfer
+   * whose mark names an asset stored or written is listed in that asset's `appliedTransfers` (oldest first),
+   * whichever of the two came first. Later writes get later stamps than every imported `modified`.
+   */
+  writePage(page: ImportPage): Promise<void>;
+  /** Every report written so far, by `id`. */
+  reports(): Promise<ImportReport[]>;
+}
+
 export interface AssetStore {
   /** The transfers of ownership, kept beside the assets (their own table or collection). */
   readonly transfers: TransferStore;
+  /** The import of the original registry's database (scripts/import.ts). */
+  readonly imports: ImportStore;
 
   /**
    * Creates one record and its revision 1. `build` is called inside the store's write (it must be synchronous and

@@ -63,6 +63,7 @@ describe('change streams (service, one node)', () => {
       ping: () => real.ping(),
       close: () => real.close(),
       transfers: real.transfers,
+      imports: real.imports,
       files: real.files,
     };
     streams = new ChangeStreams(store, { ...SETTINGS, ...settings }, silentLog);

@@ -9,6 +9,7 @@ import { openEmbeddedStore } from '../../src/store/embedded.js';
 import type { AssetStore, ListedRow } from '../../src/store/types.js';
 import { describeStoreContract, waitFor } from './contract.js';
 import { describeFileStoreContract } from './files-contract.js';
+import { describeImportStoreContract } from './import-contract.js';
 import { draftAt, written } from './fixtures/drafts.js';
 import type { WriterReport } from './fixtures/writer.js';
 
@@ -23,6 +24,7 @@ function freshDir(): string {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describeStoreContract('embedded (SQLite)', async () => openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE }));
+describeImportStoreContract('embedded (SQLite)', async () => openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE }));
 
 describeFileStoreContract('embedded (a folder beside the SQLite file)', async () => {
   const store = openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE });

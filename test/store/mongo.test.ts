@@ -11,6 +11,7 @@ import { nowMicros } from '../../src/domain/dates.js';
 import { databaseName, LEASE_MS, openMongoStore, type ClockMode } from '../../src/store/mongo.js';
 import { StoreBusyError, type AssetRecord, type AssetStore, type ListQuery } from '../../src/store/types.js';
 import { describeStoreContract, waitFor } from './contract.js';
+import { describeImportStoreContract } from './import-contract.js';
 import { describeFileStoreContract } from './files-contract.js';
 import { DRAFT_ZONE, draftAt, written } from './fixtures/drafts.js';
 import { mongoServerInfo } from '../helpers/mongo-server.js';
@@ -84,6 +85,7 @@ if (!BASE_URI) {
   });
 
   describeStoreContract(`mongo (${server.version}, clock ${isFerret ? 'cas' : 'auto'})`, () => openFresh());
+  describeImportStoreContract(`mongo (${server.version})`, () => openFresh());
   describeFileStoreContract(`mongo GridFS (${server.version})`, async () => {
     const store = await openFresh();
     return { files: store.files, close: () => store.close() };

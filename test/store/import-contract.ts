@@ -1,0 +1,97 @@
+/**
+ * What every store's ImportStore must do (decisions.md §14), against the interface only, so both stores run it:
+ * `describeImportStoreContract('mongo', () => openFresh())`. `open` returns a new, empty store on every call.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dayOf, formatDate, nowMicros } from '../../src/domain/dates.js';
+import { firstRevision } from '../../src/domain/history.js';
+import type { AssetStore, ImportedAsset, ImportPage, ImportState, TransferRecord } from '../../src/store/types.js';
+import { DRAFT_ZONE as ZONE, draftAt } from './fixtures/drafts.js';
+
+const YEAR_AGO = nowMicros() - 365 * 86_400 * 1_000_000;
+
+function imported(id: string, modified: number): ImportedAsset {
+  const draft = draftAt({ now: modified }, { id });
+  return { ...draft, history: [firstRevision(draft.asset)] };
+}
+
+function transfer(id: string, assetId?: string): TransferRecord {
+  const hash = `sha512:${'c'.repeat(128)}`;
+  return {
+    id,
+    owner: 'broker2',
+    ownerTokenHash: hash,
+    transferTokenHash: hash,
+    created: YEAR_AGO,
+    mark: assetId === undefined ? null : { assetId, fromHash: hash, at: YEAR_AGO },
+  };
+}
+
+function page(parts: Partial<ImportPage>, state: Partial<ImportState> = {}): ImportPage {
+  return {
+    assets: [],
+    transfers: [],
+    dayCounters: {},
+    reports: [],
+    ...parts,
+    state: { source: 'http://couch/db', since: '1', done: false, counts: {}, ...state },
+  };
+}
+
+export function describeImportStoreContract(name: string, open: () => Promise<AssetStore>): void {
+  describe(`ImportStore contract: ${name}`, () => {
+    let store: AssetStore;
+
+    beforeEach(async () => {
+      store = await open();
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('an empty store has no import and no data of its own; one written by the registry has', async () => {
+      expect(await store.imports.state()).toBeUndefined();
+      expect(await store.imports.holdsOwnData()).toBe(false);
+      await store.create((stamp) => ({ record: draftAt(stamp), revision: { author: 'broker', changes: [] } }));
+      expect(await store.imports.holdsOwnData()).toBe(true);
+    });
+
+    it('writes a page with its state, and a page written again changes nothing', async () => {
+      const first = page(
+        { assets: [imported('a'.repeat(32), YEAR_AGO + 2), imported('b'.repeat(32), YEAR_AGO + 1)], reports: [{ id: 'x', outcome: 'refused', detail: 'no _id' }] },
+        { since: '7', counts: { 'assets imported': 2 } },
+      );
+      await store.imports.writePage(first);
+      await store.imports.writePage(first);
+      expect(await store.imports.state()).toEqual(first.state);
+      expect(await store.imports.holdsOwnData()).toBe(false);
+      expect(await store.imports.reports()).toEqual([{ id: 'x', outcome: 'refused', detail: 'no _id' }]);
+      const feed = await store.list({ descending: false, limit: 10, mode: 'all', fields: [] });
+      expect(feed.map((row) => row.id)).toEqual(['b'.repeat(32), 'a'.repeat(32)]);
+      expect(await store.revisions('a'.repeat(32), 0, 10)).toEqual(first.assets[0]!.history);
+      expect(await store.imports.idsAt([YEAR_AGO + 1, YEAR_AGO + 3])).toEqual(new Map([[YEAR_AGO + 1, 'b'.repeat(32)]]));
+    });
+
+    it('lists a used transfer in its asset whichever of the two came first', async () => {
+      const early = 'e'.repeat(32);
+      const late = 'f'.repeat(32);
+      await store.imports.writePage(page({ assets: [imported(early, YEAR_AGO + 1)], transfers: [transfer('t1', late), transfer('t0')] }));
+      await store.imports.writePage(page({ assets: [imported(late, YEAR_AGO + 2)], transfers: [transfer('t2', early)] }));
+      expect((await store.get(early))!.appliedTransfers).toEqual(['t2']);
+      expect((await store.get(late))!.appliedTransfers).toEqual(['t1']);
+      expect((await store.transfers.get('t0'))!.mark).toBeNull();
+    });
+
+    it("raises a day's assetID counter, never lowers it; the next creation goes on after it; later writes are later", async () => {
+      const today = dayOf(nowMicros(), ZONE);
+      const future = nowMicros() + 3_600_000_000;
+      await store.imports.writePage(page({ assets: [imported('c'.repeat(32), future)], dayCounters: { [today]: 41 } }));
+      await store.imports.writePage(page({ dayCounters: { [today]: 7 } }));
+      const created = await store.create((stamp) => ({ record: draftAt(stamp), revision: { author: 'broker', changes: [] } }));
+      expect(created.asset.assetID).toBe(`UA-AR-DGF-${today}-000042`);
+      expect(created.modified).toBeGreaterThan(future);
+      expect(String(created.asset.dateModified) > formatDate(future, ZONE)).toBe(true);
+    });
+  });
+}

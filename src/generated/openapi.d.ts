@@ -448,8 +448,9 @@ export interface paths {
         };
         /**
          * Is the registry able to serve?
-         * @description Answers 200 when the store answers a ping, 503 when it does not. Load balancers probe it every second, so
-         *     it is not counted against the rate limit.
+         * @description Answers 200 when the store answers a ping, 503 when it does not, and 503 from the moment the node starts
+         *     shutting down, so that a load balancer takes it out before it stops. Load balancers
+         *     probe it every second, so it is not counted against the rate limit.
          */
         get: operations["getHealth"];
         put?: never;
@@ -2759,10 +2760,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The store does not answer. */
+        /**
+         * @description The node cannot serve: its store does not answer (`url` / `store` / `The store does not answer`), or the
+         *     node is shutting down (`url` / `server` / `Shutting down`, with `Retry-After`), from the moment it starts
+         *     draining, so that a load balancer stops sending it requests.
+         */
         ServiceUnavailable: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Retry-After": components["headers"]["RetryAfterShuttingDown"];
                 [name: string]: unknown;
             };
             content: {
@@ -2772,8 +2778,8 @@ export interface components {
                  *       "errors": [
                  *         {
                  *           "location": "url",
-                 *           "name": "health",
-                 *           "description": "The store is not available"
+                 *           "name": "store",
+                 *           "description": "The store does not answer"
                  *         }
                  *       ]
                  *     }
@@ -2782,8 +2788,37 @@ export interface components {
             };
         };
         /**
-         * @description This node already serves `STREAM_MAX_CLIENTS` streams. Retry after `Retry-After` seconds, with
-         *     `Last-Event-ID` (a balancer may send the retry to another node).
+         * @description The node is shutting down (`url` / `server` / `Shutting down`): the request arrived after it started
+         *     draining and was not carried out. Repeat it after `Retry-After` seconds; a load balancer sends the repeat
+         *     to another node. A write on the MongoDB store also gets 503 when the store is too busy to take it in time
+         *     (`body` / `data` / `The storage is busy, please retry.`); it was not carried out either.
+         */
+        ShuttingDown: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Retry-After": components["headers"]["RetryAfterShuttingDown"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "server",
+                 *           "description": "Shutting down"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description This node already serves `STREAM_MAX_CLIENTS` streams, or is shutting down (`url` / `server` / `Shutting
+         *     down`). Retry after `Retry-After` seconds, with `Last-Event-ID` (a balancer may send the retry to another
+         *     node).
          */
         TooManyStreams: {
             headers: {
@@ -3127,6 +3162,11 @@ export interface components {
          */
         ETag: string;
         /**
+         * @description Seconds to wait before repeating the request; sent when the node is shutting down.
+         * @example 1
+         */
+        RetryAfterShuttingDown: number;
+        /**
          * @description The request's identifier, echoed from the request or generated (`req-<uuid>`), also in the logs.
          * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
          */
@@ -3246,6 +3286,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     createAsset: {
@@ -3321,6 +3362,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     streamAssetChanges: {
@@ -3487,6 +3529,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     patchAsset: {
@@ -3575,6 +3618,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     changeAssetOwnership: {
@@ -3653,6 +3697,7 @@ export interface operations {
             422: components["responses"]["OwnershipUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     createTransfer: {
@@ -3728,6 +3773,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getTransfer: {
@@ -3798,6 +3844,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     listDocuments: {
@@ -3871,6 +3918,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     createDocument: {
@@ -3964,6 +4012,7 @@ export interface operations {
             422: components["responses"]["DocumentUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getDocument: {
@@ -4037,6 +4086,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     replaceDocument: {
@@ -4130,6 +4180,7 @@ export interface operations {
             422: components["responses"]["DocumentUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     patchDocument: {
@@ -4223,6 +4274,7 @@ export interface operations {
             422: components["responses"]["DocumentUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     uploadFile: {
@@ -4284,6 +4336,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     downloadFile: {
@@ -4361,6 +4414,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getOpenApiDocument: {
@@ -4406,6 +4460,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getDocsPage: {
@@ -4452,6 +4507,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getHealth: {

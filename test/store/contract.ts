@@ -28,8 +28,9 @@ function query(overrides: Partial<ListQuery> = {}): ListQuery {
 
 export interface ContractOptions {
   /**
-   * The store calls `build` before its compare-and-set on `rev` decides (MongoDB: no read before the write), so a
-   * stale update builds a record it then does not write. The embedded store checks `rev` inside its write lock first.
+   * The store may call `build` before its compare-and-set on `rev` decides (MongoDB: no read before the write,
+   * unless an update of the asset just before it on this node already moved the rev), so a stale update may build
+   * a record it then does not write. The embedded store checks `rev` inside its write lock first: it never does.
    */
   buildsOnStaleRev?: boolean;
 }
@@ -205,7 +206,7 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
           return draftAt(stamp, { id: record.id, title: 'stale' });
         });
         expect(stale).toBe('conflict');
-        expect(built).toBe(options.buildsOnStaleRev === true);
+        if (options.buildsOnStaleRev !== true) expect(built).toBe(false);
         expect(await store.get(record.id)).toEqual(first);
       });
 

@@ -9,12 +9,14 @@
  * connection" with a request whose headers arrive in two halves: the signal comes between them.
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, useScratch } from '../helpers/server.js';
 import { Client, httpTransport, type Response } from '../helpers/client.js';
 import { validAsset } from '../helpers/fixtures.js';
+import { uploadFile } from '../helpers/uploads.js';
 import { openChanges, type OpenedStream } from '../helpers/sse.js';
 import { killAllChildren, prepareStore, startChild, type ChildServer, type SharedStore } from './fixtures/child-server.js';
 import { bound, reportFigures, sleep } from './fixtures/common.js';
@@ -195,6 +197,43 @@ describe('graceful shutdown (decisions.md §13)', () => {
       await created.socketClosed;
       expect(await exited).toEqual({ code: 0, signal: null });
       expect(Date.now() - finished, 'exit after the last answer, not after CLOSE_GRACE_DELAY').toBeLessThan(SHUTDOWN_BOUND_MS);
+    } finally {
+      agent.destroy();
+    }
+  }, 60_000);
+
+  it('a download under way at the signal on a kept-alive connection: finished whole, then its connection closed, exit 0 at once', async () => {
+    const server = await startChild(store);
+    const exited = exitOf(server);
+    const file = randomBytes(8 * 1024 * 1024);
+    const { url } = await uploadFile(new Client(server.url, { key: KEYS.broker }), file);
+    const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // The answer's headers (keep-alive) and its first bytes arrive before the signal; the client then stops
+      // reading, so most of the file is still to be sent when the node starts draining.
+      const response = await new Promise<IncomingMessage>((resolve, reject) =>
+        httpRequest(url, { agent }, resolve).on('error', reject).end(),
+      );
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.connection).toBe('keep-alive');
+      const socketClosed = new Promise<void>((resolve) => response.socket.once('close', () => resolve()));
+      const chunks: Buffer[] = [];
+      const first = await new Promise<Buffer>((resolve) => response.once('data', resolve));
+      chunks.push(first);
+      response.pause();
+
+      server.process.kill('SIGTERM');
+      await sleep(300);
+      expect(server.exited(), 'the process waits for the download').toBe(false);
+      const resumed = Date.now();
+      const ended = new Promise((resolve) => response.once('end', resolve));
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.resume();
+      await ended;
+      expect(Buffer.concat(chunks).equals(file), 'the whole file').toBe(true);
+      await socketClosed;
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(Date.now() - resumed, 'exit after the download, not after CLOSE_GRACE_DELAY').toBeLessThan(SHUTDOWN_BOUND_MS);
     } finally {
       agent.destroy();
     }

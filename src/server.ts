@@ -36,6 +36,8 @@ async function main(): Promise<void> {
   const store = await openStore(config);
   const app = await buildApp({ config, store, keys, signingKey: signing.key });
 
+  // Set by whichever shutdown starts first (a signal, an uncaught error): later SIGTERMs and SIGINTs are ignored.
+  let shuttingDown = false;
   const shutdown = closeWithGrace(
     {
       delay: config.closeGraceDelay,
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
       skip: [...SHUTDOWN_SIGNALS],
     },
     async ({ signal, err }) => {
+      shuttingDown = true;
       if (err) app.log.error({ err }, 'shutting down after an uncaught error');
       else if (signal) app.log.info({ signal }, 'shutting down');
       await app.close();
@@ -52,7 +55,6 @@ async function main(): Promise<void> {
   );
   // A signal sent to the whole process group (Ctrl-C under npm, systemd's control-group kill) arrives more than
   // once: the first starts the one shutdown, the others are ignored.
-  let shuttingDown = false;
   for (const name of SHUTDOWN_SIGNALS) {
     process.on(name, (signal: NodeJS.Signals) => {
       if (shuttingDown) {

@@ -12,6 +12,7 @@ import { createServices } from './services/index.js';
 import { operationHandlers } from './routes/index.js';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.js';
 import headers, { requestId } from './plugins/headers.js';
+import draining from './plugins/draining.js';
 import serverIdCookie from './plugins/server-id.js';
 import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
@@ -56,7 +57,8 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
     genReqId: requestId,
     frameworkErrors,
     clientErrorHandler,
-    return503OnClosing: true,
+    // Requests that arrive while the node drains are answered by the draining plugin, in the error envelope.
+    return503OnClosing: false,
     routerOptions: {
       querystringParser: lastValues,
       // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
@@ -70,6 +72,7 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
   // Order matters: each onRequest hook is one step of the order of checks.
   await app.register(errors);
   await app.register(headers);
+  await app.register(draining);
   await app.register(serverIdCookie, { serverId: config.serverId, secret: config.cookieSecret });
   await app.register(rateLimit, { max: config.rateLimitMax, timeWindow: config.rateLimitWindow, redisUrl: config.redisUrl });
   await app.register(auth, { keys: keys ?? ensureAuthFile(config.authFile).keys });
@@ -104,8 +107,13 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
     },
     app.log,
   );
-  // Streams never finish on their own: they are ended before the server waits for its connections to close.
-  app.addHook('preClose', () => services.changes.close());
+  // Streams never finish on their own: they are ended before the server waits for its connections to close, and
+  // the store's watch is stopped after.
+  app.addHook('preClose', (done) => {
+    services.changes.endStreams();
+    done();
+  });
+  app.addHook('onClose', () => services.changes.close());
   await app.register(operations, { handlers: operationHandlers(services) });
   return app;
 }

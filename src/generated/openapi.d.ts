@@ -515,8 +515,9 @@ export interface paths {
         };
         /**
          * Is the registry able to serve?
-         * @description Answers 200 when the store answers a ping, 503 when it does not. Load balancers probe it every second, so
-         *     it is not counted against the rate limit.
+         * @description Answers 200 when the store answers a ping, 503 when it does not, and 503 from the moment the node starts
+         *     shutting down, so that a load balancer takes it out before it stops. Load balancers
+         *     probe it every second, so it is not counted against the rate limit.
          */
         get: operations["getHealth"];
         put?: never;
@@ -3106,10 +3107,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The store does not answer. */
+        /**
+         * @description The node cannot serve: its store does not answer (`url` / `store` / `The store does not answer`), or the
+         *     node is shutting down (`url` / `server` / `Shutting down`, with `Retry-After`), from the moment it starts
+         *     draining, so that a load balancer stops sending it requests.
+         */
         ServiceUnavailable: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Retry-After": components["headers"]["RetryAfterShuttingDown"];
                 [name: string]: unknown;
             };
             content: {
@@ -3119,8 +3125,8 @@ export interface components {
                  *       "errors": [
                  *         {
                  *           "location": "url",
-                 *           "name": "health",
-                 *           "description": "The store is not available"
+                 *           "name": "store",
+                 *           "description": "The store does not answer"
                  *         }
                  *       ]
                  *     }
@@ -3129,8 +3135,37 @@ export interface components {
             };
         };
         /**
-         * @description This node already serves `STREAM_MAX_CLIENTS` streams. Retry after `Retry-After` seconds, with
-         *     `Last-Event-ID` (a balancer may send the retry to another node).
+         * @description The node is shutting down (`url` / `server` / `Shutting down`): the request arrived after it started
+         *     draining and was not carried out. Repeat it after `Retry-After` seconds; a load balancer sends the repeat
+         *     to another node. A write on the MongoDB store also gets 503 when the store is too busy to take it in time
+         *     (`body` / `data` / `The storage is busy, please retry.`); it was not carried out either.
+         */
+        ShuttingDown: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Retry-After": components["headers"]["RetryAfterShuttingDown"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "server",
+                 *           "description": "Shutting down"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description This node already serves `STREAM_MAX_CLIENTS` streams, or is shutting down (`url` / `server` / `Shutting
+         *     down`). Retry after `Retry-After` seconds, with `Last-Event-ID` (a balancer may send the retry to another
+         *     node).
          */
         TooManyStreams: {
             headers: {
@@ -3492,6 +3527,11 @@ export interface components {
          */
         ETag: string;
         /**
+         * @description Seconds to wait before repeating the request; sent when the node is shutting down.
+         * @example 1
+         */
+        RetryAfterShuttingDown: number;
+        /**
          * @description The request's identifier, echoed from the request or generated (`req-<uuid>`), also in the logs.
          * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
          */
@@ -3611,6 +3651,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     createAsset: {
@@ -3686,6 +3727,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     streamAssetChanges: {
@@ -3852,6 +3894,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     patchAsset: {
@@ -3940,6 +3983,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     changeAssetOwnership: {
@@ -4018,6 +4062,7 @@ export interface operations {
             422: components["responses"]["OwnershipUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     listAssetRevisions: {
@@ -4247,6 +4292,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getTransfer: {
@@ -4317,6 +4363,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     listDocuments: {
@@ -4390,6 +4437,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     createDocument: {
@@ -4483,6 +4531,7 @@ export interface operations {
             422: components["responses"]["DocumentUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getDocument: {
@@ -4556,6 +4605,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     replaceDocument: {
@@ -4649,6 +4699,7 @@ export interface operations {
             422: components["responses"]["DocumentUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     patchDocument: {
@@ -4742,6 +4793,7 @@ export interface operations {
             422: components["responses"]["DocumentUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     uploadFile: {
@@ -4803,6 +4855,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     downloadFile: {
@@ -4880,6 +4933,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getOpenApiDocument: {
@@ -4925,6 +4979,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getDocsPage: {
@@ -4971,6 +5026,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getHealth: {

@@ -14,7 +14,7 @@ import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
 import { fieldsToRead, listingPageText, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
-import { recordDraft, recordWrite, requestData, UPDATE_ATTEMPTS, type KeptParts } from './records.js';
+import { LOST_RACE, recordDraft, recordWrite, requestData, retryLostRaces, type KeptParts } from './records.js';
 
 type Asset = components['schemas']['Asset'];
 type ListingPage = components['schemas']['ListingPage'];
@@ -125,13 +125,13 @@ export class AssetService {
 
   /**
    * Applies a PATCH: 404, then the caller's role and the move (403), then the fields (422). A write that lost
-   * a race with another is re-applied to the newer version, up to `UPDATE_ATTEMPTS` times, then 409.
+   * a race with another is decided again on the newer version until the retry budget runs out, then 409.
    */
   async patch(id: string, caller: Caller, body: unknown): Promise<Asset> {
     const data = requestData(body);
     // The sent data does not change between attempts: checked once, refused only after 404 and 403.
     const inputErrors = checkInput(data);
-    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    return retryLostRaces(async () => {
       const record = await this.store.get(id);
       if (record === undefined) throw refusals.notFound('asset_id');
       const current = servedAsset(record).status;
@@ -151,9 +151,8 @@ export class AssetService {
           author,
         ),
       );
-      if (saved !== 'conflict') return servedAsset(saved);
-    }
-    throw ApiError.one(409, 'body', 'data', 'The asset was changed by concurrent requests; repeat the request');
+      return saved === LOST_RACE ? LOST_RACE : servedAsset(saved);
+    });
   }
 }
 

@@ -161,8 +161,11 @@ export class ChangeStreams {
     return stream.body;
   }
 
-  /** Ends every stream (clients reconnect elsewhere with Last-Event-ID) and stops watching the store. */
-  async close(): Promise<void> {
+  /**
+   * Ends every stream, each with a complete response (clients reconnect elsewhere with Last-Event-ID), and opens
+   * no more. At once, so that the server can stop listening right after.
+   */
+  endStreams(): void {
     this.closed = true;
     clearInterval(this.maintenance);
     clearTimeout(this.retryTimer);
@@ -172,6 +175,11 @@ export class ChangeStreams {
       else stream.body.end();
       this.forget(stream);
     }
+  }
+
+  /** Ends every stream and stops watching the store. */
+  async close(): Promise<void> {
+    this.endStreams();
     const watching = this.watching;
     this.watching = undefined;
     if (watching) await (await watching.catch(() => undefined))?.close();

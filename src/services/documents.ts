@@ -35,7 +35,7 @@ import type { ErrorEntry } from '../domain/errors.js';
 import type { AssetRecord, AssetStore } from '../store/types.js';
 import { authorOf, roleFor, type Caller } from './assets.js';
 import type { FileService } from './files.js';
-import { recordDraft, recordWrite, requestData, UPDATE_ATTEMPTS } from './records.js';
+import { LOST_RACE, recordDraft, recordWrite, requestData, retryLostRaces } from './records.js';
 
 type Document = components['schemas']['Document'];
 type DocumentWithVersions = components['schemas']['DocumentWithVersions'];
@@ -69,9 +69,6 @@ function rejectInvalid(errors: ErrorEntry[]): void {
 function refuse(refusal: ApiError | undefined): void {
   if (refusal !== undefined) throw refusal;
 }
-
-const conflict = (): ApiError =>
-  ApiError.one(409, 'body', 'data', 'The asset was changed by concurrent requests; repeat the request');
 
 /** What one attempt at a write decided: the version it answers with (`build` gets the write's moment). */
 interface Change {
@@ -179,7 +176,7 @@ export class DocumentService {
     documentId: string | undefined,
     decide: (record: AssetRecord, role: Role, current: JsonObject | undefined) => Change | Document,
   ): Promise<Document> {
-    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    return retryLostRaces(async () => {
       const record = await this.record(assetId);
       const current = documentId === undefined ? undefined : findLatest(documentsOf(record), documentId);
       if (documentId !== undefined && current === undefined) throw refusals.notFound('document_id');
@@ -197,8 +194,7 @@ export class DocumentService {
         const asset = stampWrite({ ...record.asset, documents: change.documents.latest }, now, false);
         return recordWrite(record.asset, recordDraft({ ...record, documentHistory: change.documents.history }, asset, stamp.now), author);
       });
-      if (saved !== 'conflict' && answer !== undefined) return served(answer);
-    }
-    throw conflict();
+      return saved === LOST_RACE || answer === undefined ? LOST_RACE : served(answer);
+    });
   }
 }

@@ -2,13 +2,41 @@
  * What every writing service shares: the request's `data`, the retry budget, the record a store writes and the
  * revision of the asset's history it adds.
  */
-import { refusals } from '../domain/errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError, refusals } from '../domain/errors.js';
 import { changesBetween } from '../domain/history.js';
 import { isJsonObject, type JsonObject } from '../domain/json.js';
 import type { AssetRecord, RecordDraft, RecordWrite } from '../store/types.js';
 
-/** How often a write that lost a compare-and-set race is re-applied to the newer version before answering 409. */
-export const UPDATE_ATTEMPTS = 5;
+/**
+ * How long (ms) a write that keeps losing compare-and-set races to other writes of its asset is decided again on
+ * the newer version before it is answered 409. A time, not a count of attempts: on a slow store (FerretDB) a
+ * count runs out while the others are still being written, however fair the turns.
+ */
+export const UPDATE_RETRY_BUDGET_MS = 5_000;
+/** The longest pause between two attempts; the first pauses are shorter (a race is usually lost to one write). */
+const MAX_RETRY_PAUSE_MS = 50;
+
+/** An attempt that lost its compare-and-set: the asset changed since it was read. */
+export const LOST_RACE = 'conflict';
+
+const conflict = (): ApiError =>
+  ApiError.one(409, 'body', 'data', 'The asset was changed by concurrent requests; repeat the request');
+
+/**
+ * Runs `attempt` (read, decide, compare-and-set) until it does not lose the race, or 409 once `budgetMs` have
+ * passed. After each lost race it pauses a random time (up to a bound that doubles, capped), so that the writers
+ * of one asset do not collide again in step and each gets its turn.
+ */
+export async function retryLostRaces<T>(attempt: () => Promise<T | typeof LOST_RACE>, budgetMs = UPDATE_RETRY_BUDGET_MS): Promise<T> {
+  const deadline = performance.now() + budgetMs;
+  for (let bound = 2; ; bound = Math.min(bound * 2, MAX_RETRY_PAUSE_MS)) {
+    const result = await attempt();
+    if (result !== LOST_RACE) return result;
+    if (performance.now() >= deadline) throw conflict();
+    await sleep(Math.random() * bound);
+  }
+}
 
 /** `{ data: {...} }` with an object `data`, as every write must send (spec: one top-level object named data). */
 export function requestData(body: unknown): JsonObject {

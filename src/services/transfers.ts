@@ -13,7 +13,7 @@ import { hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
 import { stampWrite } from '../domain/asset.js';
 import { decideOwnership, TRANSFER_ROLES, transferView, type AssetCredentials } from '../domain/transfers.js';
 import { checkOwnershipChange } from '../domain/validation.js';
-import { recordWrite, requestData, UPDATE_ATTEMPTS } from './records.js';
+import { LOST_RACE, recordWrite, requestData, retryLostRaces } from './records.js';
 
 type Asset = components['schemas']['Asset'];
 type Transfer = components['schemas']['Transfer'];
@@ -103,13 +103,13 @@ export class TransferService {
    * Applies the transfer named in the body to the asset: 404 for the asset, 403 for the concierge, 422 for the
    * fields, then the checks of domain/transfers.ts in their order. The transfer is marked for the asset (when it
    * is not already), then the asset changes hands; a compare-and-set lost on either is decided again from fresh
-   * reads, up to UPDATE_ATTEMPTS times, then 409.
+   * reads until the retry budget runs out, then 409.
    */
   async changeOwnership(principal: Principal | undefined, assetId: string, body: unknown): Promise<Asset> {
     const data = requestData(body);
     // Checked once; refused only after 404 and 403 (order of checks).
     const fieldErrors = checkOwnershipChange(data);
-    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    return retryLostRaces(async () => {
       const record = await this.store.get(assetId);
       if (record === undefined) throw refusals.notFound('asset_id');
       requireTransferRole(known(principal));
@@ -132,16 +132,15 @@ export class TransferService {
 
       if (decision.mark) {
         const next = { assetId: record.id, fromHash: decision.fromHash, at: nowMicros() };
-        if (!(await this.store.transfers.setMark(decision.transfer.id, mark, next))) continue;
+        if (!(await this.store.transfers.setMark(decision.transfer.id, mark, next))) return LOST_RACE;
       }
       // The caller is the author of the ownership change, whoever the new owner is (decisions.md §12).
       const author = known(principal).name;
       const saved = await this.store.update(record.id, record.rev, (stamp) =>
         recordWrite(record.asset, handedOver(record, decision.transfer, stamp.now, this.settings.timeZone), author),
       );
-      if (saved !== 'conflict') return servedAsset(saved);
-    }
-    throw ApiError.one(409, 'body', 'data', 'The asset was changed by concurrent requests; repeat the request');
+      return saved === LOST_RACE ? LOST_RACE : servedAsset(saved);
+    });
   }
 
   private async served(record: TransferRecord): Promise<Transfer> {

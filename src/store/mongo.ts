@@ -849,7 +849,29 @@ class MongoStore implements AssetStore {
    * compare-and-set anyway. Updates from other nodes still meet this one in the compare-and-set on `rev`.
    */
   update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordWrite): Promise<AssetRecord | 'conflict'> {
-    return oneAtATime(this.updatesInFlight, id, () => this.updateNow(id, expectedRev, build));
+    const run = oneAtATime(this.updatesInFlight, id, async () => {
+      // Lost already to an update queued before it: no need to take a stamp and ask the server to find out.
+      if (expectedRev < (this.revsAtLeast.get(id) ?? 0)) return 'conflict' as const;
+      const result = await this.updateNow(id, expectedRev, build);
+      const atLeast = result === 'conflict' ? expectedRev + 1 : result.rev;
+      this.revsAtLeast.set(id, Math.max(atLeast, this.revsAtLeast.get(id) ?? 0));
+      return result;
+    });
+    // After the queue has let go of the finished update (a later turn of the event loop).
+    const forget = (): void => void setImmediate(() => this.forgetRevOnceIdle(id));
+    void run.then(forget, forget);
+    return run;
+  }
+
+  /**
+   * While updates of an asset are queued on this node: the lowest `rev` the asset is known to have reached. A rev
+   * only grows, so an update that expects an older one has lost its compare-and-set before it is sent; on a slow
+   * server, answering it at once is what lets the writers of one asset take their turns within their budget.
+   */
+  private readonly revsAtLeast = new Map<string, number>();
+
+  private forgetRevOnceIdle(id: string): void {
+    if (!this.updatesInFlight.has(id)) this.revsAtLeast.delete(id);
   }
 
   private async updateNow(

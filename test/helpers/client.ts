@@ -6,7 +6,7 @@
  * servers): a reply that breaks it arrives as a 500.
  */
 import { Readable } from 'node:stream';
-import { request as undiciRequest, Agent } from 'undici';
+import { request as undiciRequest, Agent, type Dispatcher } from 'undici';
 import type { FastifyInstance } from 'fastify';
 
 export interface RequestOptions {
@@ -60,13 +60,13 @@ export interface Transport {
 /** One keep-alive-free dispatcher so closing a test server never waits for idle sockets. */
 const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
 
-/** Real HTTP over a socket (undici). */
-export function httpTransport(baseUrl: string): Transport {
+/** Real HTTP over a socket (undici); `through` keeps connections alive as it likes (a default one does not). */
+export function httpTransport(baseUrl: string, through: Dispatcher = dispatcher): Transport {
   const base = baseUrl.replace(/\/$/, '');
   return {
     baseUrl: base,
     async send({ method, path, headers, body }) {
-      const res = await undiciRequest(base + path, { method: method as any, headers, body, dispatcher });
+      const res = await undiciRequest(base + path, { method: method as any, headers, body, dispatcher: through });
       return { status: res.statusCode, headers: res.headers, raw: Buffer.from(await res.body.arrayBuffer()) };
     },
   };

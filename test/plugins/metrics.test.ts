@@ -88,7 +88,7 @@ describe('metrics on their own listener', () => {
   it('listen on loopback, apart from the API, whose /metrics is a 404 like any unknown path', async () => {
     const { address, port } = server.app.metricsServer!.server.address() as AddressInfo;
     expect(address).toBe('127.0.0.1');
-    expect(port).not.toBe(new URL(server.url).port);
+    expect(port).not.toBe(Number(new URL(server.url).port));
     const onApi = await server.anonymous.get('/metrics');
     expect(onApi.status).toBe(404);
     expect(onApi.json.status).toBe('error');

@@ -79,6 +79,7 @@ async function scrape(server: TestServer): Promise<Scrape> {
 }
 
 const ASSETS = '/api/0.1/assets';
+const TRANSFERS = '/api/0.1/transfers';
 const REQUESTS = 'http_request_duration_seconds_count';
 const STORE_CALLS = 'registry_store_operation_duration_seconds_count';
 
@@ -102,6 +103,8 @@ describe('metrics on their own listener', () => {
     await broker.get(ASSETS);
     await anonymous.get(ASSETS);
     const drafts = await Promise.all(Array.from({ length: 4 }, () => createAsset(broker)));
+    const transfer = await broker.post(TRANSFERS, { data: {} });
+    expect(transfer.status).toBe(201);
     const before = await scrape(server);
 
     const CREATES = 12;
@@ -112,6 +115,9 @@ describe('metrics on their own listener', () => {
     const LISTINGS = 7;
     const NOT_ALLOWED = 2;
     const HEADS = 3;
+    const PROBES = 2;
+    const NEW_TRANSFERS = 2;
+    const TRANSFER_READS = 3;
     const load = [
       ...Array.from({ length: CREATES }, () => broker.post(ASSETS, { data: validAsset() })),
       ...drafts.map((draft) => broker.patch(`${ASSETS}/${draft.id}`, { data: { status: 'pending' } }, { token: draft.token })),
@@ -123,6 +129,9 @@ describe('metrics on their own listener', () => {
       ...Array.from({ length: LISTINGS }, () => anonymous.get(ASSETS)),
       ...Array.from({ length: NOT_ALLOWED }, () => broker.request('DELETE', `${ASSETS}/${drafts[0]!.id}`)),
       ...Array.from({ length: HEADS }, () => anonymous.request('HEAD', `${ASSETS}/${drafts[1]!.id}`)),
+      ...Array.from({ length: PROBES }, () => anonymous.get('/api/0.1/health')),
+      ...Array.from({ length: NEW_TRANSFERS }, () => broker.post(TRANSFERS, { data: {} })),
+      ...Array.from({ length: TRANSFER_READS }, () => broker.get(`${TRANSFERS}/${transfer.json.data.id}`)),
     ];
     // Scrapes while the load is served: never behind the last one, never beyond what is sent.
     const during: Scrape[] = [];
@@ -135,7 +144,7 @@ describe('metrics on their own listener', () => {
     await scraping;
     const after = await scrape(server);
 
-    expect(statuses.filter((status) => status === 201)).toHaveLength(CREATES);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(CREATES + NEW_TRANSFERS);
     expect(statuses.filter((status) => status === 404)).toHaveLength(MISSING);
     expect(statuses.filter((status) => status === 403)).toHaveLength(REFUSED_PATCHES);
     expect(statuses.filter((status) => status === 405)).toHaveLength(NOT_ALLOWED);
@@ -150,17 +159,26 @@ describe('metrics on their own listener', () => {
     expect(requests('GET', 'listAssets', '2xx')).toBe(LISTINGS);
     expect(requests('DELETE', NO_OPERATION, '4xx')).toBe(NOT_ALLOWED);
     expect(requests('HEAD', 'getAsset', '2xx')).toBe(HEADS);
+    expect(requests('GET', 'getHealth', '2xx')).toBe(PROBES);
+    expect(requests('POST', 'createTransfer', '2xx')).toBe(NEW_TRANSFERS);
+    expect(requests('GET', 'getTransfer', '2xx')).toBe(TRANSFER_READS);
     expect(moved(REQUESTS, {})).toBe(load.length);
     // The histogram's buckets hold every request too: +Inf is the count.
     expect(moved('http_request_duration_seconds_bucket', { operation: 'createAsset', le: '+Inf' })).toBe(CREATES);
 
     // Store calls behind them: a create each; a read and a write per publication; a read per refused patch; the
-    // served text per read (HEAD included); a feed page per listing.
+    // served text per read (HEAD included); a feed page per listing; a ping per probe; the transfers' own.
     expect(moved(STORE_CALLS, { operation: 'create' })).toBe(CREATES);
     expect(moved(STORE_CALLS, { operation: 'update' })).toBe(PUBLISHES);
     expect(moved(STORE_CALLS, { operation: 'get' })).toBe(PUBLISHES + REFUSED_PATCHES);
     expect(moved(STORE_CALLS, { operation: 'getText' })).toBe(READS + MISSING + HEADS);
     expect(moved(STORE_CALLS, { operation: 'list' })).toBe(LISTINGS);
+    expect(moved(STORE_CALLS, { operation: 'ping' })).toBe(PROBES);
+    expect(moved(STORE_CALLS, { operation: 'transfers.create' })).toBe(NEW_TRANSFERS);
+    expect(moved(STORE_CALLS, { operation: 'transfers.get' })).toBe(TRANSFER_READS);
+    expect(moved(STORE_CALLS, {})).toBe(
+      CREATES + 2 * PUBLISHES + REFUSED_PATCHES + READS + MISSING + HEADS + LISTINGS + PROBES + NEW_TRANSFERS + TRANSFER_READS,
+    );
 
     let last = before;
     for (const scrapeDuring of during) {

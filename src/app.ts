@@ -77,30 +77,8 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
   // With METRICS_PORT only: a node without it pays for none of the metrics (no hooks, the store unwrapped).
   const metrics =
     config.metricsPort === undefined ? undefined : await loadMetrics({ host: config.metricsHost, port: config.metricsPort });
-  const services = createServices(
-    metrics ? timedStore(store, metrics.recorder.storeTimer) : store,
-    {
-      timeZone: config.timeZone,
-      assetIdPrefix: config.assetIdPrefix,
-      streams: {
-        maxClients: config.streamMaxClients,
-        maxUnread: config.streamMaxUnread,
-        unreadTimeout: config.streamUnreadTimeout,
-        heartbeat: config.streamHeartbeat,
-      },
-      files: {
-        maxBytes: config.dsMaxBytes,
-        publicUrl: config.publicUrl,
-        apiPrefix: API_PREFIX,
-        signingKey: signingKey ?? ensureSigningKey(config.dsKeyFile).key,
-        external:
-          config.dsDownloadUrl === undefined ? undefined : { downloadUrl: config.dsDownloadUrl, publicKeys: config.dsPublicKeys },
-      },
-    },
-    app.log,
-  );
   if (metrics) {
-    // First: its request timer starts before every check.
+    // First: its request timer starts before every check. The streams are counted when scraped, once they exist.
     await app.register(metrics.plugin, { metrics: metrics.recorder, feed: store, openStreams: () => services.changes.size });
   }
 
@@ -124,6 +102,28 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
   if (config.validateReplies) await app.register(replyValidation);
   await app.register(docsPage, { prefix: API_PREFIX });
 
+  const services = createServices(
+    metrics ? timedStore(store, metrics.recorder.storeTimer) : store,
+    {
+      timeZone: config.timeZone,
+      assetIdPrefix: config.assetIdPrefix,
+      streams: {
+        maxClients: config.streamMaxClients,
+        maxUnread: config.streamMaxUnread,
+        unreadTimeout: config.streamUnreadTimeout,
+        heartbeat: config.streamHeartbeat,
+      },
+      files: {
+        maxBytes: config.dsMaxBytes,
+        publicUrl: config.publicUrl,
+        apiPrefix: API_PREFIX,
+        signingKey: signingKey ?? ensureSigningKey(config.dsKeyFile).key,
+        external:
+          config.dsDownloadUrl === undefined ? undefined : { downloadUrl: config.dsDownloadUrl, publicKeys: config.dsPublicKeys },
+      },
+    },
+    app.log,
+  );
   // Streams never finish on their own: they are ended before the server waits for its connections to close.
   app.addHook('preClose', () => services.changes.close());
   await app.register(operations, { handlers: operationHandlers(services) });

@@ -89,6 +89,7 @@ describe('metrics on their own listener', () => {
   it('listen on loopback, apart from the API, whose /metrics is a 404 like any unknown path', async () => {
     const { address, port } = server.app.metricsServer!.server.address() as AddressInfo;
     expect(address).toBe('127.0.0.1');
+    expect(server.app.hasDecorator('metrics')).toBe(true);
     expect(port).not.toBe(Number(new URL(server.url).port));
     const onApi = await server.anonymous.get('/metrics');
     expect(onApi.status).toBe(404);
@@ -232,5 +233,7 @@ it('count the requests refused by the rate limit', async () => {
 it('are off by default: no listener, nothing on the API', async () => {
   const server = await serverForThisTest({}, { via: 'http' });
   expect(server.app.metricsServer).toBeUndefined();
+  // fastify-metrics was not registered: no request is timed.
+  expect(server.app.hasDecorator('metrics')).toBe(false);
   expect((await server.anonymous.get('/metrics')).status).toBe(404);
 });

@@ -23,6 +23,7 @@ import operations from './plugins/operations.js';
 import { API_PREFIX } from './plugins/contract.js';
 import { ensureSigningKey, type SigningKey } from './services/signing.js';
 import replyValidation from './plugins/reply-validation.js';
+import { timedStore } from './store/timed.js';
 
 export interface AppOptions {
   config: Config;
@@ -44,6 +45,12 @@ function lastValues(text: string): Record<string, unknown> {
   const query = parseQuery(text) as Record<string, unknown>;
   for (const [name, value] of Object.entries(query)) if (Array.isArray(value)) query[name] = value[value.length - 1];
   return query;
+}
+
+/** The metrics of a node and their plugin, loaded only when METRICS_PORT is set (prom-client takes a while to load). */
+async function loadMetrics(address: { host: string; port: number }) {
+  const { NodeMetrics, default: plugin } = await import('./plugins/metrics.js');
+  return { recorder: new NodeMetrics(address), plugin };
 }
 
 /** Fields and parts beside a multipart upload's one file: small, and few. */
@@ -69,12 +76,25 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
     ajv: { customOptions: { coerceTypes: true, useDefaults: false, removeAdditional: false, allErrors: false } },
   });
 
+  // With METRICS_PORT only: a node without it pays for none of the metrics (no hooks, the store unwrapped).
+  const metrics =
+    config.metricsPort === undefined ? undefined : await loadMetrics({ host: config.metricsHost, port: config.metricsPort });
+  if (metrics) {
+    // First: its request timer starts before every check. The streams are counted when scraped, once they exist.
+    await app.register(metrics.plugin, { metrics: metrics.recorder, feed: store, openStreams: () => services.changes.size });
+  }
+
   // Order matters: each onRequest hook is one step of the order of checks.
   await app.register(errors);
   await app.register(headers);
   await app.register(draining);
   await app.register(serverIdCookie, { serverId: config.serverId, secret: config.cookieSecret });
-  await app.register(rateLimit, { max: config.rateLimitMax, timeWindow: config.rateLimitWindow, redisUrl: config.redisUrl });
+  await app.register(rateLimit, {
+    max: config.rateLimitMax,
+    timeWindow: config.rateLimitWindow,
+    redisUrl: config.redisUrl,
+    onRefused: metrics?.recorder.countRateLimitRefusal,
+  });
   await app.register(auth, { keys: keys ?? ensureAuthFile(config.authFile).keys });
   await app.register(content, { maxFileBytes: config.dsMaxBytes });
   // The upload's one file streams to the store: one byte over DS_MAX_BYTES is enough to refuse it, and a second
@@ -86,7 +106,7 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
   await app.register(docsPage, { prefix: API_PREFIX });
 
   const services = createServices(
-    store,
+    metrics ? timedStore(store, metrics.recorder.storeTimer) : store,
     {
       timeZone: config.timeZone,
       assetIdPrefix: config.assetIdPrefix,

@@ -49,6 +49,10 @@ export interface Config {
   dsPublicKeys: string[];
   /** The registry's public address (`https://registry.example.org`), for the document service's URLs. */
   publicUrl: string | undefined;
+  /** Port of the metrics listener (Prometheus text format); unset: no metrics are kept or served. */
+  metricsPort: number | undefined;
+  /** Address of the metrics listener. */
+  metricsHost: string;
 }
 
 /** The settings by name, as the schema checks and converts them; unset ones without a default stay absent. */
@@ -79,6 +83,8 @@ interface Settings {
   DS_DOWNLOAD_URL?: string;
   DS_PUBLIC_KEYS?: string;
   PUBLIC_URL?: string;
+  METRICS_PORT?: number;
+  METRICS_HOST: string;
 }
 
 /**
@@ -239,6 +245,19 @@ export const SETTINGS_SCHEMA: JSONSchemaType<Settings> = {
       description:
         "the registry's public address (`https://registry.example.org`), on which the document service's URLs are written and accepted",
     },
+    METRICS_PORT: {
+      type: 'integer',
+      nullable: true,
+      minimum: 0,
+      maximum: 65535,
+      description:
+        'serve metrics in the Prometheus text format at `GET /metrics` on a listener of their own on this port, never on the API\'s; unset: no metrics are kept',
+    },
+    METRICS_HOST: {
+      type: 'string',
+      default: '127.0.0.1',
+      description: 'address the metrics listener listens on (with `METRICS_PORT`)',
+    },
   },
   required: [],
   additionalProperties: false,
@@ -369,6 +388,8 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     dsDownloadUrl: s.DS_DOWNLOAD_URL,
     dsPublicKeys: s.DS_PUBLIC_KEYS === undefined ? [] : s.DS_PUBLIC_KEYS.split(',').map((key) => key.trim().toLowerCase()),
     publicUrl: s.PUBLIC_URL,
+    metricsPort: s.METRICS_PORT,
+    metricsHost: s.METRICS_HOST,
   };
 }
 

@@ -109,7 +109,15 @@ describe('settings (decisions.md §1)', () => {
     });
   });
 
+  it('metrics: off unless METRICS_PORT is set, on loopback unless METRICS_HOST says otherwise', () => {
+    expect(loadConfig({}, [])).toMatchObject({ metricsPort: undefined, metricsHost: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }, [])).toMatchObject({ metricsPort: 9464, metricsHost: '0.0.0.0' });
+    expect(loadConfig({}, ['--metrics-port', '0']).metricsPort).toBe(0);
+  });
+
   it.each([
+    ['METRICS_PORT', '65536', 'METRICS_PORT must be a whole number from 0 to 65535'],
+    ['METRICS_PORT', 'on', 'METRICS_PORT must be a whole number from 0 to 65535'],
     ['DS_MAX_BYTES', '0', 'DS_MAX_BYTES must be a whole number, at least 1'],
     ['DS_PUBLIC_KEYS', 'abc', 'DS_PUBLIC_KEYS must be keys of 64 hexadecimal characters, comma-separated'],
     ['DS_DOWNLOAD_URL', 'ftp://docs.example.org', 'DS_DOWNLOAD_URL must be an http or https URL without query, fragment or final /'],

@@ -11,6 +11,7 @@
  *   address from X-Forwarded-For instead of the balancer's.
  * - With `redisUrl`, the counters live in Redis (ioredis), so every node of a cluster enforces one limit per
  *   client. Should Redis be unreachable, requests are served (the limit is not enforced) and a warning logged.
+ * - `onRefused` is told of every 429 (the metrics' count, when METRICS_PORT is set).
  * - The 429 is thrown as an ApiError (statusCode 429, `errors`): a builder result without `statusCode` would
  *   become a 500 (fastify-notes §3.1).
  */
@@ -30,6 +31,8 @@ export interface RateLimitOptions {
   redisUrl?: string | undefined;
   /** Prefix of the Redis keys, so registries sharing one Redis count apart. */
   nameSpace?: string;
+  /** Called for every request refused (the metrics' count). */
+  onRefused?: (() => void) | undefined;
 }
 
 export const DEFAULT_RATE_NAMESPACE = 'claimrights-registry:rate:';
@@ -72,6 +75,7 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitOptions> = async (fastify, op
     max,
     timeWindow,
     keyGenerator: (request) => request.ip,
+    ...(options.onRefused ? { onExceeded: options.onRefused } : {}),
     ...(redis ? { redis, nameSpace: options.nameSpace ?? DEFAULT_RATE_NAMESPACE, skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));

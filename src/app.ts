@@ -12,6 +12,7 @@ import { createServices } from './services/index.js';
 import { operationHandlers } from './routes/index.js';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.js';
 import headers, { requestId } from './plugins/headers.js';
+import connections from './plugins/connections.js';
 import serverIdCookie from './plugins/server-id.js';
 import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
@@ -57,6 +58,20 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: true,
+    // The bounds of decisions.md §15: the headers (and a silent connection) by Node's headersTimeout, checked
+    // often enough to act within a tenth of the bound; the pauses of a body by plugins/connections.ts. Node's
+    // requestTimeout and Fastify's connectionTimeout stay off: the first bounds a whole request (it would cut an
+    // upload that keeps arriving), the second a whole connection (it would cut a change stream or a download).
+    http: {
+      headersTimeout: config.requestTimeout,
+      requestTimeout: 0,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(config.requestTimeout / 10))),
+      // A missing Host is refused by plugins/hosts.ts, in the envelope.
+      requireHostHeader: false,
+    },
+    requestTimeout: 0,
+    connectionTimeout: 0,
+    keepAliveTimeout: config.keepAliveTimeout,
     routerOptions: {
       querystringParser: lastValues,
       // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
@@ -70,6 +85,11 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
   // Order matters: each onRequest hook is one step of the order of checks.
   await app.register(errors);
   await app.register(headers);
+  await app.register(connections, {
+    requestTimeout: config.requestTimeout,
+    keepAliveTimeout: config.keepAliveTimeout,
+    maxPerClient: config.maxConnectionsPerClient,
+  });
   await app.register(serverIdCookie, { serverId: config.serverId, secret: config.cookieSecret });
   await app.register(rateLimit, { max: config.rateLimitMax, timeWindow: config.rateLimitWindow, redisUrl: config.redisUrl });
   await app.register(auth, { keys: keys ?? ensureAuthFile(config.authFile).keys });

@@ -13,6 +13,7 @@ import { operationHandlers } from './routes/index.js';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.js';
 import headers, { requestId } from './plugins/headers.js';
 import connections from './plugins/connections.js';
+import hosts from './plugins/hosts.js';
 import serverIdCookie from './plugins/server-id.js';
 import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
@@ -85,6 +86,7 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
   // Order matters: each onRequest hook is one step of the order of checks.
   await app.register(errors);
   await app.register(headers);
+  await app.register(hosts, { publicUrl: config.publicUrl, allowedHosts: config.allowedHosts });
   await app.register(connections, {
     requestTimeout: config.requestTimeout,
     keepAliveTimeout: config.keepAliveTimeout,
@@ -115,7 +117,6 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
       },
       files: {
         maxBytes: config.dsMaxBytes,
-        publicUrl: config.publicUrl,
         apiPrefix: API_PREFIX,
         signingKey: signingKey ?? ensureSigningKey(config.dsKeyFile).key,
         external:

@@ -2323,7 +2323,11 @@ export interface components {
         } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
     };
     responses: {
-        /** @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name) or `Last-Event-ID` header. */
+        /**
+         * @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name) or `Last-Event-ID` header; or a
+         *     `Host` the registry does not answer to (`header` / `Host`: missing, empty, sent twice, or none of the host
+         *     of `PUBLIC_URL`, `ALLOWED_HOSTS`, `localhost`, `127.0.0.1` and `[::1]`).
+         */
         BadRequest: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2600,6 +2604,61 @@ export interface components {
                  *           "location": "body",
                  *           "name": "data",
                  *           "description": "The asset was changed by another request; read it again and repeat the change."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A `Host` the registry does not answer to: missing, empty, sent twice, or none of the host of `PUBLIC_URL`,
+         *     the names of `ALLOWED_HOSTS`, `localhost`, `127.0.0.1` and `[::1]` (on any port). Nothing was done.
+         */
+        BadHost: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "header",
+                 *           "name": "Host",
+                 *           "description": "The registry does not answer to this host"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request's headers, or the next bytes of its body, did not arrive within `REQUEST_TIMEOUT` (30 s unless
+         *     set otherwise). Nothing was done, and the connection is closed. A body that keeps arriving is never cut,
+         *     however long it takes.
+         */
+        RequestTimeout: {
+            headers: {
+                /**
+                 * @description The connection is closed after this answer.
+                 * @example close
+                 */
+                Connection?: "close";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "header",
+                 *           "name": "request",
+                 *           "description": "Request timeout"
                  *         }
                  *       ]
                  *     }
@@ -3315,6 +3374,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3568,6 +3628,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3646,6 +3707,7 @@ export interface operations {
             403: components["responses"]["OwnershipForbidden"];
             404: components["responses"]["OwnershipNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3722,6 +3784,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3957,6 +4020,7 @@ export interface operations {
             403: components["responses"]["DocumentForbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4123,6 +4187,7 @@ export interface operations {
             403: components["responses"]["DocumentForbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4216,6 +4281,7 @@ export interface operations {
             403: components["responses"]["DocumentForbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4279,6 +4345,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["FilePartMissing"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["FileTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4402,6 +4469,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
+            400: components["responses"]["BadHost"];
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -4448,6 +4516,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadHost"];
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -4490,6 +4559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadHost"];
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];

@@ -3,10 +3,12 @@
  * document's operations with their handlers. No listening here — src/server.ts does that, tests use the
  * instance directly.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import multipart from '@fastify/multipart';
 import { parse as parseQuery } from 'fast-querystring';
 import type { Config } from './config.js';
+import { loggerOptions } from './logging.js';
 import type { AssetStore } from './store/types.js';
 import { createServices } from './services/index.js';
 import { operationHandlers } from './routes/index.js';
@@ -32,7 +34,8 @@ export interface AppOptions {
   keys?: ApiKeys;
   /** The document service's key pair; read from `config.dsKeyFile` (created when absent) when not given. */
   signingKey?: SigningKey;
-  logger?: FastifyServerOptions['logger'];
+  /** Where the log goes (standard output when not given); the level is LOG_LEVEL's. */
+  logStream?: DestinationStream;
 }
 
 /** A hop count trusts that many proxies nearest to the server (Fastify accepts it, but its types do not). */
@@ -50,9 +53,9 @@ function lastValues(text: string): Record<string, unknown> {
 /** Fields and parts beside a multipart upload's one file: small, and few. */
 const FORM_LIMITS = { fields: 20, fieldSize: 64 * 1024, parts: 40, headerPairs: 100 };
 
-export async function buildApp({ config, store, keys, signingKey, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, keys, signingKey, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, logStream),
     bodyLimit: config.bodyLimit,
     trustProxy: trustProxy(config.trustProxy),
     genReqId: requestId,

@@ -5,7 +5,7 @@
  * and fails the run when one holds an API key, Basic credentials, a token, a cookie or an unredacted secret header
  * or field. A test may also read its own server's lines (`TestServer.logLines()`).
  */
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -32,7 +32,8 @@ export interface ServerLog {
 /** A new log file for one test server. */
 export function openServerLog(): ServerLog {
   const path = join(logDir(), `server-${process.pid}-${randomBytes(6).toString('hex')}.log`);
-  const stream = pino.destination({ dest: path, sync: false, minLength: 4096, mkdir: true });
+  // An open descriptor: the stream is ready at once (a path would be opened later, and flushing before fails).
+  const stream = pino.destination({ dest: openSync(path, 'a'), sync: false, minLength: 4096 });
   let closed = false;
   return {
     stream,

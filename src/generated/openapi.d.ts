@@ -351,8 +351,9 @@ export interface paths {
          * @description Stores the bytes of the multipart part named `file` and answers the `url`, `hash`, `format` and `title`
          *     to attach it to an asset with (`POST /assets/{asset_id}/documents`). `format` is the part's content type
          *     without parameters (`text/plain` when it has none, as RFC 7578 says; `application/octet-stream` when it is
-         *     not a media type), `title` its file name, `hash` `md5:` and
-         *     the MD5 of the bytes. The `url` is permanent and signed (Ed25519, see `GET /ds/get/{key}`); it is on the
+         *     not a media type), `title` its file name as sent (an HTTP quoted-string, `\"` for a quote, or `filename*`),
+         *     without percent-decoding, without directory parts and without control characters (U+0000–U+001F, U+007F),
+         *     `hash` `md5:` and the MD5 of the bytes. The `url` is permanent and signed (Ed25519, see `GET /ds/get/{key}`); it is on the
          *     origin the upload came in by, or on the `PUBLIC_URL` setting. Other parts are ignored.
          *
          *     Needs a broker or admin key (the concierge: 403). A file larger than the `DS_MAX_BYTES` setting
@@ -4404,6 +4405,16 @@ export interface operations {
                      * @example attachment; filename="notice.pdf"; filename*=UTF-8''notice.pdf
                      */
                     "Content-Disposition"?: string;
+                    /**
+                     * @description `sandbox`, whatever the file's type: a page or script in it opened by a browser runs in a sandbox of its own origin.
+                     * @example sandbox
+                     */
+                    "Content-Security-Policy"?: "sandbox";
+                    /**
+                     * @description `same-origin`: other sites cannot load the file (`<script src>`, `<img src>`).
+                     * @example same-origin
+                     */
+                    "Cross-Origin-Resource-Policy"?: "same-origin";
                     /**
                      * @description The file's size in bytes.
                      * @example 1048576

@@ -101,6 +101,9 @@ export function fileHandlers(files: FileService): Pick<OperationHandlers, 'uploa
         .type(info.contentType)
         .header('content-length', info.size)
         .header('content-disposition', contentDisposition(info.filename))
+        // Whatever the type it was uploaded with (HTML, SVG, a script): never run, nor loaded by another site.
+        .header('content-security-policy', 'sandbox')
+        .header('cross-origin-resource-policy', 'same-origin')
         .send(body);
     },
   };

@@ -8,7 +8,7 @@ import type { components } from '../generated/openapi.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { fileTooLarge, md5Hex, parseDownloadUrl, signatureBytes, signedMessage, type DownloadUrl } from '../domain/documents.js';
+import { fileTooLarge, md5Hex, uploadTitle, parseDownloadUrl, signatureBytes, signedMessage, type DownloadUrl } from '../domain/documents.js';
 import { FileTooLargeError, type FileInfo, type FileStore } from '../store/files.js';
 import { Keyring, signText, type SigningKey } from './signing.js';
 
@@ -80,17 +80,18 @@ export class FileService {
     if (principal.role === 'concierge') throw refusals.forbidden();
     if (upload === undefined) throw ApiError.one(404, 'body', 'file', 'Not Found');
     const format = formatOf(upload.contentType);
+    const title = uploadTitle(upload.filename);
     let info: FileInfo;
     try {
       info = await this.files.put(
-        { key: newId(), contentType: format, filename: upload.filename, maxBytes: this.settings.maxBytes },
+        { key: newId(), contentType: format, filename: title, maxBytes: this.settings.maxBytes },
         upload.content,
       );
     } catch (error) {
       if (error instanceof FileTooLargeError) throw fileTooLarge(this.settings.maxBytes);
       throw error;
     }
-    return { url: this.downloadUrl(origin, info), hash: `md5:${info.md5}`, format, title: upload.filename };
+    return { url: this.downloadUrl(origin, info), hash: `md5:${info.md5}`, format, title };
   }
 
   /**

@@ -9,7 +9,7 @@
  *   npx tsx scripts/bench/silent-connections.ts [--max 3000] [--step 64] [--fd-limit 1024] [--settle 300]
  *
  * Prints one JSON line per step and a summary: the silent connections the node held when the normal client was
- * last served, and when (if ever) it first failed.
+ * last served, when (if ever) it first failed, and whether it is served again once the attacker lets go.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -109,7 +109,9 @@ async function scenario(name: string, port: number, addresses: (index: number) =
   }
   for (const socket of sockets) socket.destroy();
   await sleep(500);
-  return { scenario: name, opened: lastServedAt, heldWhenLastServed, normalClientFirstFailedAt: firstFailedAt ?? null };
+  // Once the attacker lets go, the node serves again (it did not fall over when it ran out of descriptors).
+  const servedAfterwards = await served(port);
+  return { scenario: name, opened: lastServedAt, heldWhenLastServed, normalClientFirstFailedAt: firstFailedAt ?? null, servedAfterwards };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'registry-silent-'));

@@ -6,7 +6,7 @@
  * the cap and beyond); after every step a normal client on 127.0.0.1 makes a fresh connection and reads the
  * listing.
  *
- *   npx tsx scripts/bench/silent-connections.ts [--max 3000] [--step 64] [--fd-limit 1024] [--settle 300]
+ *   npm run bench:silent-connections -- [--max 3000] [--step 64] [--fd-limit 1024] [--settle 300]
  *
  * Prints one JSON line per step and a summary: the silent connections the node held when the normal client was
  * last served, when (if ever) it first failed, and whether it is served again once the attacker lets go.

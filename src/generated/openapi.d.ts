@@ -4411,7 +4411,7 @@ export interface operations {
                      */
                     "Content-Security-Policy"?: "sandbox";
                     /**
-                     * @description `same-origin`: other sites cannot load the file (`<script src>`, `<img src>`).
+                     * @description `same-origin`: pages of other sites cannot load the file (as a script, an image or a frame).
                      * @example same-origin
                      */
                     "Cross-Origin-Resource-Policy"?: "same-origin";

@@ -273,10 +273,14 @@ const LISTED_ERRORS = 100;
 function toEntries(found: readonly Finding[], conversion: boolean): ErrorEntry[] {
   const fields = new Map<string, Node>();
   let listed = 0;
+  let leftOut = 0;
   for (const finding of found) {
     const [top, ...rest] = finding.path;
     if (top === undefined) continue;
-    if (listed === LISTED_ERRORS) break;
+    if (listed === LISTED_ERRORS) {
+      leftOut++;
+      continue;
+    }
     let node = fields.get(String(top));
     if (node === undefined) {
       node = new Node();
@@ -288,7 +292,6 @@ function toEntries(found: readonly Finding[], conversion: boolean): ErrorEntry[]
     listed++;
   }
   const entries: ErrorEntry[] = [...fields].map(([name, node]) => ({ location: 'body', name, description: node.describe(conversion) }));
-  const leftOut = found.length - listed;
   if (leftOut > 0) entries.push({ location: 'body', name: 'data', description: `${leftOut} more errors left out` });
   return entries;
 }

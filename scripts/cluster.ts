@@ -5,7 +5,8 @@
  *
  * Each node is `node --import tsx src/server.ts` with PORT = node-port + i, SERVER_ID = node1, node2, …, one
  * COOKIE_SECRET for all (COOKIE_SECRET from the environment, or a random one), the same DATA_DIR (or
- * MONGODB_URI, when set) and TRUST_PROXY = 127.0.0.1 (the balancer). Other settings (REDIS_URL,
+ * MONGODB_URI, when set), TRUST_PROXY = 127.0.0.1 (the balancer) and MAX_CONNECTIONS_PER_CLIENT = 4096 (the
+ * balancer's connections all come from one address). Other settings (REDIS_URL,
  * RATE_LIMIT_MAX, LOG_LEVEL, …) pass through from the environment. The balancer's configuration is
  * deploy/haproxy.cfg's, made for these nodes by `haproxyConfig` below. Ctrl-C stops everything.
  *
@@ -241,6 +242,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         DATA_DIR: dataDir,
         AUTH_FILE: authFile,
         TRUST_PROXY: env.TRUST_PROXY ?? '127.0.0.1',
+        // Every connection a node sees comes from the balancer's one address.
+        MAX_CONNECTIONS_PER_CLIENT: env.MAX_CONNECTIONS_PER_CLIENT ?? '4096',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

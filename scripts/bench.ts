@@ -348,6 +348,8 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     AUTH_FILE: authFile,
     RATE_LIMIT_MAX: '1000000000',
+    // All the load comes from this one address: neither the rate nor the connections per client may be the limit.
+    MAX_CONNECTIONS_PER_CLIENT: '1000000',
     LOG_LEVEL: logLevel,
     TZ: BENCH_TZ,
     COOKIE_SECRET: 'bench-cookie-secret-0123456789abcdef',

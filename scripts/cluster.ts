@@ -5,7 +5,8 @@
  *
  * Each node is `node --import tsx src/server.ts` with PORT = node-port + i, SERVER_ID = node1, node2, …, one
  * COOKIE_SECRET for all (COOKIE_SECRET from the environment, or a random one), the same DATA_DIR (or
- * MONGODB_URI, when set) and TRUST_PROXY = 127.0.0.1 (the balancer). Other settings (REDIS_URL,
+ * MONGODB_URI, when set), TRUST_PROXY = 127.0.0.1 (the balancer) and MAX_CONNECTIONS_PER_CLIENT = 4096 (the
+ * balancer's connections all come from one address). Other settings (REDIS_URL,
  * RATE_LIMIT_MAX, LOG_LEVEL, …) pass through from the environment. The balancer's configuration is
  * deploy/haproxy.cfg's, made for these nodes by `haproxyConfig` below. Ctrl-C stops everything.
  *
@@ -86,7 +87,9 @@ export function haproxyConfig({ nodes, bind, log = false }: HaproxyOptions): str
     '',
     'backend registry_nodes',
     '    balance roundrobin',
-    `    option httpchk GET ${HEALTH_PATH}`,
+    '    # The nodes answer only to their own hosts (decisions.md §15): the check names localhost.',
+    '    option httpchk',
+    `    http-check send meth GET uri ${HEALTH_PATH} ver HTTP/1.1 hdr Host localhost`,
     '    http-check expect status 200',
     '    # The node named in the SERVER_ID cookie: its value up to the last two dot-separated fields.',
     '    http-request set-var(txn.node) req.cook(SERVER_ID),regsub([.][^.]*[.][^.]*$,)',
@@ -247,6 +250,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         DATA_DIR: dataDir,
         AUTH_FILE: authFile,
         TRUST_PROXY: env.TRUST_PROXY ?? '127.0.0.1',
+        // Every connection a node sees comes from the balancer's one address.
+        MAX_CONNECTIONS_PER_CLIENT: env.MAX_CONNECTIONS_PER_CLIENT ?? '4096',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -3,16 +3,20 @@
  * document's operations with their handlers. No listening here — src/server.ts does that, tests use the
  * instance directly.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import multipart from '@fastify/multipart';
 import { parse as parseQuery } from 'fast-querystring';
 import type { Config } from './config.js';
+import { loggerOptions } from './logging.js';
 import type { AssetStore } from './store/types.js';
 import { createServices } from './services/index.js';
 import { operationHandlers } from './routes/index.js';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.js';
 import headers, { requestId } from './plugins/headers.js';
 import draining from './plugins/draining.js';
+import connections from './plugins/connections.js';
+import hosts from './plugins/hosts.js';
 import serverIdCookie from './plugins/server-id.js';
 import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
@@ -32,7 +36,8 @@ export interface AppOptions {
   keys?: ApiKeys;
   /** The document service's key pair; read from `config.dsKeyFile` (created when absent) when not given. */
   signingKey?: SigningKey;
-  logger?: FastifyServerOptions['logger'];
+  /** Where the log goes (standard output when not given); the level is LOG_LEVEL's. */
+  logStream?: DestinationStream;
 }
 
 /** A hop count trusts that many proxies nearest to the server (Fastify accepts it, but its types do not). */
@@ -56,9 +61,9 @@ async function loadMetrics(address: { host: string; port: number }) {
 /** Fields and parts beside a multipart upload's one file: small, and few. */
 const FORM_LIMITS = { fields: 20, fieldSize: 64 * 1024, parts: 40, headerPairs: 100 };
 
-export async function buildApp({ config, store, keys, signingKey, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, keys, signingKey, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, logStream),
     bodyLimit: config.bodyLimit,
     trustProxy: trustProxy(config.trustProxy),
     genReqId: requestId,
@@ -66,6 +71,20 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
     clientErrorHandler,
     // Requests that arrive while the node drains are answered by the draining plugin, in the error envelope.
     return503OnClosing: false,
+    // The bounds of decisions.md §15: the headers (and a silent connection) by Node's headersTimeout, checked
+    // often enough to act within a tenth of the bound; the pauses of a body by plugins/connections.ts. Node's
+    // requestTimeout and Fastify's connectionTimeout stay off: the first bounds a whole request (it would cut an
+    // upload that keeps arriving), the second a whole connection (it would cut a change stream or a download).
+    http: {
+      headersTimeout: config.requestTimeout,
+      requestTimeout: 0,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(config.requestTimeout / 10))),
+      // A missing Host is refused by plugins/hosts.ts, in the envelope.
+      requireHostHeader: false,
+    },
+    requestTimeout: 0,
+    connectionTimeout: 0,
+    keepAliveTimeout: config.keepAliveTimeout,
     routerOptions: {
       querystringParser: lastValues,
       // Longer than any path parameter the document allows, so that its own maxLength (400) decides, not the router.
@@ -87,6 +106,12 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
   // Order matters: each onRequest hook is one step of the order of checks.
   await app.register(errors);
   await app.register(headers);
+  await app.register(hosts, { publicUrl: config.publicUrl, allowedHosts: config.allowedHosts });
+  await app.register(connections, {
+    requestTimeout: config.requestTimeout,
+    keepAliveTimeout: config.keepAliveTimeout,
+    maxPerClient: config.maxConnectionsPerClient,
+  });
   await app.register(draining);
   await app.register(serverIdCookie, { serverId: config.serverId, secret: config.cookieSecret });
   await app.register(rateLimit, {
@@ -118,7 +143,6 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
       },
       files: {
         maxBytes: config.dsMaxBytes,
-        publicUrl: config.publicUrl,
         apiPrefix: API_PREFIX,
         signingKey: signingKey ?? ensureSigningKey(config.dsKeyFile).key,
         external:

@@ -47,12 +47,20 @@ export interface Config {
   dsDownloadUrl: string | undefined;
   /** The external document service's Ed25519 public keys, 64 lowercase hex characters each. */
   dsPublicKeys: string[];
-  /** The registry's public address (`https://registry.example.org`), for the document service's URLs. */
+  /** The registry's public origin (`https://registry.example.org`, no final `/`): every absolute URL it writes. */
   publicUrl: string | undefined;
   /** Port of the metrics listener (Prometheus text format); unset: no metrics are kept or served. */
   metricsPort: number | undefined;
   /** Address of the metrics listener. */
   metricsHost: string;
+  /** Host names the registry answers to besides PUBLIC_URL's and the loopback names, lower case. */
+  allowedHosts: string[];
+  /** Milliseconds a request's headers, or a pause in its body, may take (408 past it). */
+  requestTimeout: number;
+  /** Milliseconds an idle kept-alive connection stays open. */
+  keepAliveTimeout: number;
+  /** Connections one TCP peer address may hold open at once. */
+  maxConnectionsPerClient: number;
 }
 
 /** The settings by name, as the schema checks and converts them; unset ones without a default stay absent. */
@@ -85,6 +93,10 @@ interface Settings {
   PUBLIC_URL?: string;
   METRICS_PORT?: number;
   METRICS_HOST: string;
+  ALLOWED_HOSTS?: string;
+  REQUEST_TIMEOUT: number;
+  KEEP_ALIVE_TIMEOUT: number;
+  MAX_CONNECTIONS_PER_CLIENT: number;
 }
 
 /**
@@ -239,11 +251,40 @@ export const SETTINGS_SCHEMA: JSONSchemaType<Settings> = {
     PUBLIC_URL: {
       type: 'string',
       nullable: true,
-      pattern: '^https?://[^?#]+[^/?#]$',
-      'x-value': 'an http or https URL without query, fragment or final `/`',
+      pattern: '^https?://[^/?#@\\s]+/?$',
+      'x-value': 'an http or https origin (`https://registry.example.org`), with or without a final `/`',
       'x-default': "the request's origin",
       description:
-        "the registry's public address (`https://registry.example.org`), on which the document service's URLs are written and accepted",
+        "the registry's public address: every absolute URL it writes (`Location`, `next_page.uri`, the document service's) is on it, documents are accepted only with the document service's URLs there, and it answers to its host",
+    },
+    ALLOWED_HOSTS: {
+      type: 'string',
+      nullable: true,
+      pattern: '^ *[A-Za-z0-9.-]+ *(, *[A-Za-z0-9.-]+ *)*$',
+      'x-value': 'host names without ports, comma-separated',
+      'x-default': 'none',
+      description:
+        '`Host` names the registry answers to besides that of `PUBLIC_URL` and `localhost`, `127.0.0.1`, `[::1]` (any port; other hosts get 400)',
+    },
+    REQUEST_TIMEOUT: {
+      type: 'integer',
+      minimum: 1,
+      default: 30_000,
+      description:
+        "milliseconds a request's headers, or any pause in its body, may take (408 and the connection closed past it); also how long a silent connection stays open",
+    },
+    KEEP_ALIVE_TIMEOUT: {
+      type: 'integer',
+      minimum: 1,
+      default: 5000,
+      description: 'milliseconds an idle kept-alive connection stays open',
+    },
+    MAX_CONNECTIONS_PER_CLIENT: {
+      type: 'integer',
+      minimum: 1,
+      default: 256,
+      description:
+        'connections one client address (the TCP peer, whatever `TRUST_PROXY` says) may hold open at once; one beyond is closed without an answer',
     },
     METRICS_PORT: {
       type: 'integer',
@@ -387,9 +428,13 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     dsKeyFile: s.DS_KEY_FILE ?? join(s.DATA_DIR, 'ds-key.pem'),
     dsDownloadUrl: s.DS_DOWNLOAD_URL,
     dsPublicKeys: s.DS_PUBLIC_KEYS === undefined ? [] : s.DS_PUBLIC_KEYS.split(',').map((key) => key.trim().toLowerCase()),
-    publicUrl: s.PUBLIC_URL,
     metricsPort: s.METRICS_PORT,
     metricsHost: s.METRICS_HOST,
+    publicUrl: s.PUBLIC_URL?.replace(/\/$/, ''),
+    allowedHosts: s.ALLOWED_HOSTS === undefined ? [] : s.ALLOWED_HOSTS.split(',').map((name) => name.trim().toLowerCase()),
+    requestTimeout: s.REQUEST_TIMEOUT,
+    keepAliveTimeout: s.KEEP_ALIVE_TIMEOUT,
+    maxConnectionsPerClient: s.MAX_CONNECTIONS_PER_CLIENT,
   };
 }
 

@@ -121,10 +121,43 @@ describe('settings (decisions.md §1)', () => {
     ['DS_MAX_BYTES', '0', 'DS_MAX_BYTES must be a whole number, at least 1'],
     ['DS_PUBLIC_KEYS', 'abc', 'DS_PUBLIC_KEYS must be keys of 64 hexadecimal characters, comma-separated'],
     ['DS_DOWNLOAD_URL', 'ftp://docs.example.org', 'DS_DOWNLOAD_URL must be an http or https URL without query, fragment or final /'],
-    ['PUBLIC_URL', 'https://registry.example.org/', 'PUBLIC_URL must be an http or https URL without query, fragment or final /'],
-    ['PUBLIC_URL', 'https://registry.example.org?x=1', 'PUBLIC_URL must be an http or https URL'],
+    ['PUBLIC_URL', 'https://registry.example.org/registry', 'PUBLIC_URL must be an http or https origin'],
+    ['PUBLIC_URL', 'https://registry.example.org?x=1', 'PUBLIC_URL must be an http or https origin'],
+    ['PUBLIC_URL', 'ftp://registry.example.org', 'PUBLIC_URL must be an http or https origin'],
+    ['ALLOWED_HOSTS', 'registry.example.org:443', 'ALLOWED_HOSTS must be host names without ports, comma-separated'],
+    ['REQUEST_TIMEOUT', '1.5', 'REQUEST_TIMEOUT must be a whole number, at least 1'],
+    ['KEEP_ALIVE_TIMEOUT', '0', 'KEEP_ALIVE_TIMEOUT must be a whole number, at least 1'],
+    ['MAX_CONNECTIONS_PER_CLIENT', '0', 'MAX_CONNECTIONS_PER_CLIENT must be a whole number, at least 1'],
   ])('refuses %s=%s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value }, [])).toThrow(message);
+  });
+
+  it('hardening: 30 s for a request, 5 s kept alive, 256 connections per client, only the loopback names', () => {
+    expect(loadConfig({}, [])).toMatchObject({
+      requestTimeout: 30_000,
+      keepAliveTimeout: 5000,
+      maxConnectionsPerClient: 256,
+      allowedHosts: [],
+      publicUrl: undefined,
+    });
+    expect(
+      loadConfig(
+        {
+          REQUEST_TIMEOUT: '1000',
+          KEEP_ALIVE_TIMEOUT: '2000',
+          MAX_CONNECTIONS_PER_CLIENT: '8',
+          ALLOWED_HOSTS: 'Registry.Example.org, node1.internal',
+          PUBLIC_URL: 'https://registry.example.org/',
+        },
+        [],
+      ),
+    ).toMatchObject({
+      requestTimeout: 1000,
+      keepAliveTimeout: 2000,
+      maxConnectionsPerClient: 8,
+      allowedHosts: ['registry.example.org', 'node1.internal'],
+      publicUrl: 'https://registry.example.org',
+    });
   });
 
   it('AUTH_FILE overrides the key file inside DATA_DIR', () => {

@@ -43,6 +43,15 @@ export const DEFAULT_DOCUMENT_OF = 'asset';
  */
 export const MAX_DOCUMENT_VERSIONS = 1000;
 
+/**
+ * An upload's title from the file name its form part was sent with, as the multipart parser read it (the
+ * quoted-string unescaped, or `filename*` decoded; no percent-decoding; directory parts dropped): without control
+ * characters, U+0000–U+001F and U+007F.
+ */
+export function uploadTitle(filename: string): string {
+  return filename.replace(/[\u0000-\u001f\u007f]/g, '');
+}
+
 /** The order a version's fields are kept and served in, whatever order a request sent them in. */
 const FIELD_ORDER: readonly string[] = [
   'id',

@@ -267,11 +267,20 @@ class Node {
   }
 }
 
+/** The most field errors a 422 lists; past them, one more entry says how many were left out. */
+const LISTED_ERRORS = 100;
+
 function toEntries(found: readonly Finding[], conversion: boolean): ErrorEntry[] {
   const fields = new Map<string, Node>();
+  let listed = 0;
+  let leftOut = 0;
   for (const finding of found) {
     const [top, ...rest] = finding.path;
     if (top === undefined) continue;
+    if (listed === LISTED_ERRORS) {
+      leftOut++;
+      continue;
+    }
     let node = fields.get(String(top));
     if (node === undefined) {
       node = new Node();
@@ -280,27 +289,55 @@ function toEntries(found: readonly Finding[], conversion: boolean): ErrorEntry[]
     for (const key of rest) node = node.child(key);
     if (finding.rogue) node.rogue = true;
     else if (!node.messages.includes(finding.message)) node.messages.push(finding.message);
+    listed++;
   }
-  return [...fields].map(([name, node]) => ({ location: 'body', name, description: node.describe(conversion) }));
+  const entries: ErrorEntry[] = [...fields].map(([name, node]) => ({ location: 'body', name, description: node.describe(conversion) }));
+  if (leftOut > 0) entries.push({ location: 'body', name: 'data', description: `${leftOut} more errors left out` });
+  return entries;
 }
+
+// The walks below keep their own stack: a body may nest as deep as BODY_LIMIT allows (a megabyte of `[`), far
+// past what the call stack holds.
 
 /** Whether a `null` is anywhere in `value`. */
 function containsNull(value: JsonValue): boolean {
-  if (value === null) return true;
-  if (Array.isArray(value)) return value.some(containsNull);
-  return isJsonObject(value) && Object.values(value).some(containsNull);
+  const pending: JsonValue[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop() as JsonValue;
+    if (next === null) return true;
+    if (Array.isArray(next)) for (const member of next) pending.push(member);
+    else if (isJsonObject(next)) for (const member of Object.values(next)) pending.push(member);
+  }
+  return false;
+}
+
+/** An empty container of the same kind as `value`, or `value` itself when it is not one. */
+function emptyLike(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return [];
+  return isJsonObject(value) ? {} : value;
 }
 
 /** A copy without `null` object members: the original treats a field sent as null as not sent. */
 function withoutNulls(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (!isJsonObject(value)) return value;
-  // fromEntries defines own properties: a `__proto__` key stays a key (and an unknown field), never a prototype.
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, member]) => member !== null)
-      .map(([key, member]) => [key, withoutNulls(member)]),
-  ) as JsonObject;
+  const root = emptyLike(value);
+  const pending: [JsonValue, JsonValue][] = root === value ? [] : [[value, root]];
+  while (pending.length > 0) {
+    const [source, copy] = pending.pop() as [JsonValue, JsonValue];
+    const place = (member: JsonValue): JsonValue => {
+      const memberCopy = emptyLike(member);
+      if (memberCopy !== member) pending.push([member, memberCopy]);
+      return memberCopy;
+    };
+    if (Array.isArray(source)) {
+      for (const member of source) (copy as JsonValue[]).push(place(member));
+      continue;
+    }
+    for (const [key, member] of Object.entries(source as JsonObject)) {
+      // defineProperty keeps a `__proto__` key a key (and an unknown field), never a prototype.
+      if (member !== null) Object.defineProperty(copy, key, { value: place(member), enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return root;
 }
 
 /**

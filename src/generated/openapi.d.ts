@@ -418,8 +418,9 @@ export interface paths {
          * @description Stores the bytes of the multipart part named `file` and answers the `url`, `hash`, `format` and `title`
          *     to attach it to an asset with (`POST /assets/{asset_id}/documents`). `format` is the part's content type
          *     without parameters (`text/plain` when it has none, as RFC 7578 says; `application/octet-stream` when it is
-         *     not a media type), `title` its file name, `hash` `md5:` and
-         *     the MD5 of the bytes. The `url` is permanent and signed (Ed25519, see `GET /ds/get/{key}`); it is on the
+         *     not a media type), `title` its file name as sent (an HTTP quoted-string, `\"` for a quote, or `filename*`),
+         *     without percent-decoding, without directory parts and without control characters (U+0000–U+001F, U+007F),
+         *     `hash` `md5:` and the MD5 of the bytes. The `url` is permanent and signed (Ed25519, see `GET /ds/get/{key}`); it is on the
          *     origin the upload came in by, or on the `PUBLIC_URL` setting. Other parts are ignored.
          *
          *     Needs a broker or admin key (the concierge: 403). A file larger than the `DS_MAX_BYTES` setting
@@ -2643,7 +2644,11 @@ export interface components {
         } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
     };
     responses: {
-        /** @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name) or `Last-Event-ID` header. */
+        /**
+         * @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name) or `Last-Event-ID` header; or a
+         *     `Host` the registry does not answer to (`header` / `Host`: missing, empty, sent twice, or none of the host
+         *     of `PUBLIC_URL`, `ALLOWED_HOSTS`, `localhost`, `127.0.0.1` and `[::1]`).
+         */
         BadRequest: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2948,6 +2953,61 @@ export interface components {
                  *           "location": "body",
                  *           "name": "data",
                  *           "description": "The asset was changed by another request; read it again and repeat the change."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A `Host` the registry does not answer to: missing, empty, sent twice, or none of the host of `PUBLIC_URL`,
+         *     the names of `ALLOWED_HOSTS`, `localhost`, `127.0.0.1` and `[::1]` (on any port). Nothing was done.
+         */
+        BadHost: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "header",
+                 *           "name": "Host",
+                 *           "description": "The registry does not answer to this host"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request's headers, or the next bytes of its body, did not arrive within `REQUEST_TIMEOUT` (30 s unless
+         *     set otherwise). Nothing was done, and the connection is closed. A body that keeps arriving is never cut,
+         *     however long it takes.
+         */
+        RequestTimeout: {
+            headers: {
+                /**
+                 * @description The connection is closed after this answer.
+                 * @example close
+                 */
+                Connection?: "close";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "header",
+                 *           "name": "request",
+                 *           "description": "Request timeout"
                  *         }
                  *       ]
                  *     }
@@ -3721,6 +3781,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3976,6 +4037,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4055,6 +4117,7 @@ export interface operations {
             403: components["responses"]["OwnershipForbidden"];
             404: components["responses"]["OwnershipNotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4286,6 +4349,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4524,6 +4588,7 @@ export interface operations {
             403: components["responses"]["DocumentForbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4692,6 +4757,7 @@ export interface operations {
             403: components["responses"]["DocumentForbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4786,6 +4852,7 @@ export interface operations {
             403: components["responses"]["DocumentForbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4850,6 +4917,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["FilePartMissing"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["FileTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4909,6 +4977,16 @@ export interface operations {
                      * @example attachment; filename="notice.pdf"; filename*=UTF-8''notice.pdf
                      */
                     "Content-Disposition"?: string;
+                    /**
+                     * @description `sandbox`, whatever the file's type: a page or script in it opened by a browser runs in a sandbox of its own origin.
+                     * @example sandbox
+                     */
+                    "Content-Security-Policy"?: "sandbox";
+                    /**
+                     * @description `same-origin`: pages of other sites cannot load the file (as a script, an image or a frame).
+                     * @example same-origin
+                     */
+                    "Cross-Origin-Resource-Policy"?: "same-origin";
                     /**
                      * @description The file's size in bytes.
                      * @example 1048576
@@ -4975,6 +5053,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
+            400: components["responses"]["BadHost"];
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5022,6 +5101,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadHost"];
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5065,6 +5145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadHost"];
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];

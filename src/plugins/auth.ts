@@ -53,7 +53,13 @@ export function ensureAuthFile(path: string): { keys: ApiKeys; createdText?: str
   return { keys: parseAuthFile(text), createdText: text };
 }
 
-/** The key from `Authorization: Basic base64(key:ignored)` or `Authorization: Bearer key`. */
+/** Base64 as RFC 4648 writes it: the alphabet, in groups of four, padded; nothing else around or inside. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The key from `Authorization: Basic base64(key:ignored)` or `Authorization: Bearer key`. Basic credentials that
+ * are not valid base64 carry no key (Node's decoder would skip what it cannot read and find one anyway).
+ */
 export function keyFromHeader(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const space = header.indexOf(' ');
@@ -61,7 +67,7 @@ export function keyFromHeader(header: string | undefined): string | undefined {
   const scheme = header.slice(0, space).toLowerCase();
   const credentials = header.slice(space + 1).trim();
   if (scheme === 'bearer') return credentials || undefined;
-  if (scheme !== 'basic') return undefined;
+  if (scheme !== 'basic' || !BASE64.test(credentials)) return undefined;
   const decoded = Buffer.from(credentials, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return (colon === -1 ? decoded : decoded.slice(0, colon)) || undefined;

@@ -89,27 +89,41 @@ export const frameworkErrors = (error: FastifyError, _request: FastifyRequest, r
   void sendError(reply, toApiError(error));
 };
 
+/** A request whose headers, or the next bytes of whose body, did not arrive within REQUEST_TIMEOUT. */
+export const REQUEST_TIMEOUT_ENTRY: ErrorEntry = { location: 'header', name: 'request', description: 'Request timeout' };
+
 /** Node's parser errors that have a status of their own; any other unparsable request is a 400. */
 const CLIENT_ERRORS: Record<string, [number, ErrorEntry]> = {
   HPE_HEADER_OVERFLOW: [431, { location: 'header', name: 'headers', description: 'The request headers are too large' }],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, { location: 'header', name: 'request', description: 'The request took too long to arrive' }],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, REQUEST_TIMEOUT_ENTRY],
 };
 const NOT_HTTP: ErrorEntry = { location: 'header', name: 'request', description: 'The request is not valid HTTP/1.1' };
 
+/** The headers of an error written outside Fastify (on the raw socket or response), after which the connection closes. */
+export function closingErrorHeaders(body: string): Record<string, string | number> {
+  return {
+    'Content-Type': JSON_TYPE,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  };
+}
+
 /**
- * Requests Node cannot parse never reach Fastify's hooks: they are answered here, on the raw socket, in the
- * same envelope and headers as every other error.
+ * Requests Node cannot parse, or whose headers did not arrive in time, never reach Fastify's hooks: they are
+ * answered here, on the raw socket, in the same envelope and headers as every other error, unless an answer is
+ * already on its way on that connection (writing would corrupt it), and the connection is closed.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
   const [status, entry] = CLIENT_ERRORS[error.code ?? ''] ?? [400, NOT_HTTP];
   const body = JSON.stringify(envelope([entry]));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      `Content-Type: ${JSON_TYPE}\r\nX-Content-Type-Options: nosniff\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const head = Object.entries(closingErrorHeaders(body)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+  // A peer that never reads the answer does not keep the socket: it is freed at the latest a second later.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

@@ -1,7 +1,7 @@
 /** The asset operations: HTTP in, a service call, HTTP out. */
 import type { FastifyRequest } from 'fastify';
 import type { AssetService } from '../services/assets.js';
-import { callerOf, notModified, origin, sendJsonText } from './http.js';
+import { callerOf, notModified, sendJsonText } from './http.js';
 import type { OperationHandlers, Reply } from './types.js';
 
 /** `{"data":` … `}` around an asset's stored bytes. */
@@ -16,14 +16,14 @@ function collectionPath(request: FastifyRequest): string {
 export function assetHandlers(assets: AssetService): Pick<OperationHandlers, 'listAssets' | 'createAsset' | 'getAsset' | 'patchAsset'> {
   return {
     async listAssets(request, reply) {
-      const page = await assets.list(request.query, { path: collectionPath(request), origin: origin(request) });
+      const page = await assets.list(request.query, { path: collectionPath(request), origin: request.origin });
       return sendJsonText<Reply<'listAssets', 200>>(reply, page);
     },
 
     async createAsset(request, reply) {
       const { token, transfer, asset } = await assets.create(request.principal, request.body);
       const body: Reply<'createAsset', 201> = { access: { token, transfer }, data: asset };
-      return reply.code(201).header('location', `${origin(request)}${collectionPath(request)}/${asset.id}`).send(body);
+      return reply.code(201).header('location', `${request.origin}${collectionPath(request)}/${asset.id}`).send(body);
     },
 
     async getAsset(request, reply) {

@@ -1,6 +1,6 @@
 /** The document operations of an asset: HTTP in, a service call, HTTP out. */
 import type { DocumentService } from '../services/documents.js';
-import { callerOf, origin } from './http.js';
+import { callerOf } from './http.js';
 import type { OperationHandlers, Reply } from './types.js';
 
 type DocumentOperations = 'listDocuments' | 'createDocument' | 'getDocument' | 'replaceDocument' | 'patchDocument';
@@ -14,10 +14,10 @@ export function documentHandlers(documents: DocumentService): Pick<OperationHand
     },
 
     async createDocument(request, reply) {
-      const document = await documents.create(request.params.asset_id, callerOf(request), request.body, origin(request));
+      const document = await documents.create(request.params.asset_id, callerOf(request), request.body, request.origin);
       const body: Reply<'createDocument', 201> = { data: document };
       const collection = request.url.split('?')[0] ?? '';
-      return reply.code(201).header('location', `${origin(request)}${collection}/${document.id}`).send(body);
+      return reply.code(201).header('location', `${request.origin}${collection}/${document.id}`).send(body);
     },
 
     async getDocument(request) {
@@ -26,7 +26,7 @@ export function documentHandlers(documents: DocumentService): Pick<OperationHand
 
     async replaceDocument(request) {
       const { asset_id: assetId, document_id: documentId } = request.params;
-      const document = await documents.replace(assetId, documentId, callerOf(request), request.body, origin(request));
+      const document = await documents.replace(assetId, documentId, callerOf(request), request.body, request.origin);
       return { data: document } satisfies Reply<'replaceDocument', 200>;
     },
 

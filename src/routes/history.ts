@@ -1,7 +1,6 @@
 /** The history operations: HTTP in, a service call, HTTP out. */
 import type { FastifyRequest } from 'fastify';
 import type { HistoryService } from '../services/history.js';
-import { origin } from './http.js';
 import type { OperationHandlers, Reply } from './types.js';
 
 /** The path of the asset's history, as this request reached it (the document's prefix included). */
@@ -12,7 +11,7 @@ function historyPath(request: FastifyRequest<{ Params: { asset_id: string } }>):
 export function historyHandlers(history: HistoryService): Pick<OperationHandlers, 'listAssetRevisions' | 'getAssetRevision'> {
   return {
     async listAssetRevisions(request) {
-      const links = { path: historyPath(request), origin: origin(request) };
+      const links = { path: historyPath(request), origin: request.origin };
       return (await history.list(request.params.asset_id, request.query, links)) satisfies Reply<'listAssetRevisions', 200>;
     },
 

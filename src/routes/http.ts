@@ -5,11 +5,6 @@ import { isJsonObject, type JsonBytes, type JsonText } from '../domain/json.js';
 import { JSON_TYPE } from '../plugins/errors.js';
 import type { Caller } from '../services/assets.js';
 
-/** The origin the request came in by (`http://127.0.0.1:6543`): absolute URLs in answers point there. */
-export function origin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
-
 /** The key's holder, and the owner token from the `acc_token` query, the `X-Access-Token` header or `access.token`. */
 export function callerOf(request: FastifyRequest): Caller {
   const query = request.query as { acc_token?: string };

@@ -9,7 +9,7 @@ export function transferHandlers(
     async createTransfer(request, reply) {
       const { transfer, access } = await transfers.create(request.principal, request.body);
       const body: Reply<'createTransfer', 201> = { access, data: transfer };
-      const location = `${request.protocol}://${request.host}${request.routeOptions.url ?? ''}/${transfer.id}`;
+      const location = `${request.origin}${request.routeOptions.url ?? ''}/${transfer.id}`;
       return reply.code(201).header('location', location).send(body);
     },
 

@@ -8,7 +8,7 @@ import type { components } from '../generated/openapi.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { fileTooLarge, md5Hex, parseDownloadUrl, signatureBytes, signedMessage, type DownloadUrl } from '../domain/documents.js';
+import { fileTooLarge, md5Hex, uploadTitle, parseDownloadUrl, signatureBytes, signedMessage, type DownloadUrl } from '../domain/documents.js';
 import { FileTooLargeError, type FileInfo, type FileStore } from '../store/files.js';
 import { Keyring, signText, type SigningKey } from './signing.js';
 
@@ -17,8 +17,6 @@ type UploadedFile = components['schemas']['UploadedFile'];
 export interface FileServiceSettings {
   /** The largest file stored, in bytes (DS_MAX_BYTES). */
   maxBytes: number;
-  /** The origin the service's URLs are on (PUBLIC_URL); the request's own origin when undefined. */
-  publicUrl: string | undefined;
   /** The path the API is served under (`/api/0.1`): the service is `<origin><apiPrefix>/ds`. */
   apiPrefix: string;
   /** The registry's own key pair (DS_KEY_FILE). */
@@ -61,9 +59,9 @@ export class FileService {
     this.externalKeys = new Keyring(settings.external?.publicKeys ?? []);
   }
 
-  /** Where this service is for a request that came in by `origin`: `<PUBLIC_URL or origin><apiPrefix>/ds`. */
+  /** Where this service is for a request whose origin (PUBLIC_URL, or the one it came in by) is `origin`. */
   private base(origin: string): string {
-    return `${this.settings.publicUrl ?? origin}${this.settings.apiPrefix}/ds`;
+    return `${origin}${this.settings.apiPrefix}/ds`;
   }
 
   /** The permanent download URL of a stored file. */
@@ -82,17 +80,18 @@ export class FileService {
     if (principal.role === 'concierge') throw refusals.forbidden();
     if (upload === undefined) throw ApiError.one(404, 'body', 'file', 'Not Found');
     const format = formatOf(upload.contentType);
+    const title = uploadTitle(upload.filename);
     let info: FileInfo;
     try {
       info = await this.files.put(
-        { key: newId(), contentType: format, filename: upload.filename, maxBytes: this.settings.maxBytes },
+        { key: newId(), contentType: format, filename: title, maxBytes: this.settings.maxBytes },
         upload.content,
       );
     } catch (error) {
       if (error instanceof FileTooLargeError) throw fileTooLarge(this.settings.maxBytes);
       throw error;
     }
-    return { url: this.downloadUrl(origin, info), hash: `md5:${info.md5}`, format, title: upload.filename };
+    return { url: this.downloadUrl(origin, info), hash: `md5:${info.md5}`, format, title };
   }
 
   /**
@@ -117,8 +116,9 @@ export class FileService {
   }
 
   /**
-   * Refuses a document `url` that is not a signed download URL of this service (on `origin` or PUBLIC_URL) or of
-   * the external one, for the document's `hash`, with the original's errors (decisions.md §9).
+   * Refuses a document `url` that is not a signed download URL of this service (on `origin`: PUBLIC_URL, or the
+   * one the request came in by) or of the external one, for the document's `hash`, with the original's errors
+   * (decisions.md §9).
    */
   checkDocumentUrl(url: string, hash: string, origin: string): void {
     const own = parseDownloadUrl(url, this.base(origin));

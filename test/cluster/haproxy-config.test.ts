@@ -31,7 +31,7 @@ describe('deploy/haproxy.cfg', () => {
     expect(cfg).toMatch(/option forwardfor/);
     expect(cfg).toMatch(/http-request del-header X-Forwarded-For/);
     expect(cfg).toMatch(/option redispatch/);
-    expect(cfg).toMatch(/option httpchk GET \/api\/0\.1\/health/);
+    expect(cfg).toMatch(/http-check send meth GET uri \/api\/0\.1\/health ver HTTP\/1\.1 hdr Host localhost/);
     // the same regular expression, applied as HAProxy does, agrees with nodeOfCookie (dotted names included)
     for (const name of ['node1', 'web-2', 'web1.example.org']) {
       const value = encodeURIComponent(fastifyCookie.sign(`${name}.lx2k3abc0123`, 'a-secret-of-some-length-0123456789'));

@@ -397,3 +397,34 @@ describe('checkOwnershipChange (decisions.md §10)', () => {
     ]);
   });
 });
+
+describe('bounded field errors (decisions.md §15)', () => {
+  const unknown = (count: number): JsonObject => Object.fromEntries(Array.from({ length: count }, (_, i) => [`unknown${i}`, i]));
+
+  it('lists at most 100, then one entry counting the rest', () => {
+    const errors = checkInput(unknown(150));
+    expect(errors).toHaveLength(101);
+    expect(errors[100]).toEqual({ location: 'body', name: 'data', description: '50 more errors left out' });
+  });
+
+  it('counts errors deep inside one field alike', () => {
+    const errors = checkInput({ assetCustodian: { address: unknown(130) } });
+    expect(errors).toHaveLength(2);
+    expect(Object.keys((errors[0]!.description as { address: object }).address)).toHaveLength(100);
+    expect(errors[1]).toEqual({ location: 'body', name: 'data', description: '30 more errors left out' });
+  });
+
+  it('adds nothing when there are 100 or fewer, nor for data that is not an object', () => {
+    expect(checkInput(unknown(100))).toHaveLength(100);
+    expect(checkInput('text').every((entry) => !String(entry.description).includes('left out'))).toBe(true);
+  });
+
+  it('checks an ownership change nested deeper than the call stack goes without failing', () => {
+    let deep: JsonValue = null;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(checkOwnershipChange({ id: 'a'.repeat(32), transfer: 'b'.repeat(32), ignored: deep, other: null })).toEqual([]);
+    expect(checkOwnershipChange({ id: null, transfer: 'b', ignored: deep })).toEqual([
+      { location: 'body', name: 'id', description: ['This field is required.'] },
+    ]);
+  });
+});

@@ -8,6 +8,7 @@
 import { Readable } from 'node:stream';
 import { request as undiciRequest, Agent, type Dispatcher } from 'undici';
 import type { FastifyInstance } from 'fastify';
+import { noteSecrets } from './logs.js';
 
 export interface RequestOptions {
   /** API key sent as the Basic-auth user name (`key:`). `null` sends no key even when the client has one. */
@@ -177,6 +178,10 @@ export class Client {
       } catch {
         json = undefined;
       }
+    }
+    const access = json?.access;
+    if (typeof access === 'object' && access !== null) {
+      noteSecrets([access.token, access.transfer].filter((value): value is string => typeof value === 'string'));
     }
     return { status: res.status, headers: out, setCookies, text, raw: res.raw, json };
   }

@@ -21,23 +21,10 @@ import { openStore } from '../../src/store/index.js';
 import { buildApp } from '../../src/app.js';
 import type { AssetStore } from '../../src/store/types.js';
 import { Client, httpTransport, injectTransport, type Transport } from './client.js';
+import { openServerLog } from './logs.js';
+import { KEYS, COOKIE_SECRET } from './keys.js';
 
-export interface TestKeys {
-  broker: string;
-  broker2: string;
-  concierge: string;
-  admin: string;
-}
-
-/** Fixed 32-hex API keys; auth.ini names: broker, broker2 [brokers]; concierge [concierge]; administrator [admins]. */
-export const KEYS: TestKeys = {
-  broker: '6c1c4e1a0e9b4f7c8d2b3a4f5e6d7c8b',
-  broker2: 'a2b2c2d2e2f2a3b3c3d3e3f3a4b4c4d4',
-  concierge: '0f0e0d0c0b0a09080706050403020100',
-  admin: '1234abcd1234abcd1234abcd1234abcd',
-};
-
-export const COOKIE_SECRET = 'test-cookie-secret-0123456789abcdef0123456789abcdef';
+export { KEYS, COOKIE_SECRET, type TestKeys } from './keys.js';
 
 export const AUTH_INI = `[brokers]
 broker = ${KEYS.broker}
@@ -81,6 +68,8 @@ export interface TestServer {
   client(options?: ClientOptions): Client;
   /** How clients reach this server `via` inject or real HTTP. */
   transport(via: Via): Transport;
+  /** Every line the server has logged so far (at `trace` unless the settings give LOG_LEVEL). */
+  logLines(): string[];
   /** Stops the server, then removes its folder and drops its database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -175,7 +164,8 @@ export async function startServer(settings: Settings = {}, options: StartOptions
     DATA_DIR: dataDir,
     AUTH_FILE: authFile,
     RATE_LIMIT_MAX: '1000000',
-    LOG_LEVEL: 'silent',
+    // Everything is logged, so that the end of the run can check that no line holds a secret (helpers/logs.ts).
+    LOG_LEVEL: 'trace',
     TZ: 'Europe/Kyiv',
     COOKIE_SECRET,
     SERVER_ID: 'test-node',
@@ -187,14 +177,16 @@ export async function startServer(settings: Settings = {}, options: StartOptions
   let app: FastifyInstance | undefined;
   let store: AssetStore | undefined;
   let config: Config;
+  const log = openServerLog();
   try {
     config = loadConfig({ ...env, ...settings }, []);
     store = await (options.openStore ?? openStore)(config);
-    app = await buildApp({ config, store });
+    app = await buildApp({ config, store, logStream: log.stream });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (err) {
     await app?.close();
     await store?.close();
+    log.close();
     await scratch.cleanup();
     throw err;
   }
@@ -224,6 +216,7 @@ export async function startServer(settings: Settings = {}, options: StartOptions
     ...roleClients(client),
     client,
     transport: (v) => transports[v],
+    logLines: () => log.lines(),
     close() {
       closing ??= (async () => {
         stopping = true;
@@ -231,6 +224,7 @@ export async function startServer(settings: Settings = {}, options: StartOptions
         try {
           await started.app.close();
         } finally {
+          log.close();
           try {
             await started.store.close();
           } finally {
@@ -306,6 +300,7 @@ export function useServer(settings: Settings = {}, options: StartOptions = {}): 
     ...roleClients(client),
     client,
     transport: (v) => transports[v],
+    logLines: () => running().logLines(),
     close: () => running().close(),
   };
 }

@@ -9,8 +9,10 @@ export const UPLOAD = '/api/0.1/ds/upload';
 
 export interface Part {
   name: string;
-  /** Absent: a plain form field. */
+  /** Absent: a plain form field. Written between quotes as it is (escape a quote as `\\"` yourself). */
   filename?: string;
+  /** Content-Disposition parameters written as they are after the name, instead of `filename` (`filename*=…`). */
+  rawParameters?: string;
   /** The part's Content-Type header; absent: none sent. */
   contentType?: string;
   content: Buffer | AsyncIterable<Buffer>;
@@ -26,7 +28,8 @@ export function multipart(parts: Part[]): MultipartBody {
   const boundary = `----registry-test-${randomBytes(8).toString('hex')}`;
   async function* body(): AsyncGenerator<Buffer> {
     for (const part of parts) {
-      const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
+      const parameters = part.rawParameters ?? (part.filename === undefined ? undefined : `filename="${part.filename}"`);
+      const disposition = `form-data; name="${part.name}"${parameters === undefined ? '' : `; ${parameters}`}`;
       const type = part.contentType === undefined ? '' : `Content-Type: ${part.contentType}\r\n`;
       yield Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`);
       if (Buffer.isBuffer(part.content)) yield part.content;

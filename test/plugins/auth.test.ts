@@ -71,6 +71,31 @@ describe('key forms', () => {
   });
 });
 
+describe('Basic credentials must be valid base64 (decisions.md §15)', () => {
+  const valid = Buffer.from(`${KEYS.broker}:`).toString('base64');
+  const invalid = [`${valid}garbage`, `${valid}!`, `${valid} x`, `${valid}=`, `${valid.slice(0, -1)}`, `*${valid}`, `${valid.slice(0, 8)}\t${valid.slice(8)}`];
+
+  it.each(invalid)('Basic %j is no key: 401 on a write', async (credentials) => {
+    const res = await broker.post(ASSETS, { data: validAsset() }, { key: null, headers: { authorization: `Basic ${credentials}` } });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Basic\b/);
+  });
+
+  it('and is ignored on a read', async () => {
+    for (const credentials of invalid) {
+      const res = await broker.get(`${ASSETS}?limit=1`, { key: null, headers: { authorization: `Basic ${credentials}` } });
+      expect(res.status, credentials).toBe(200);
+    }
+  });
+
+  it('valid base64, padded or not needing it, is read', async () => {
+    for (const pass of ['', 'a', 'ab', 'abc']) {
+      const res = await broker.post(ASSETS, { data: validAsset() }, { key: null, headers: { authorization: basic(`${KEYS.broker}:${pass}`) } });
+      expect(res.status, pass).toBe(201);
+    }
+  });
+});
+
 describe('roles come from the INI sections', () => {
   it('brokers create; concierge and admins may not create (403)', async () => {
     expect((await broker.post(ASSETS, { data: validAsset() })).status).toBe(201);

@@ -23,7 +23,6 @@ describe('the operation map', () => {
   /** The document service's settings, with the test server's key. */
   const files = () => ({
     maxBytes: 1024,
-    publicUrl: undefined,
     apiPrefix: API_PREFIX,
     signingKey: ensureSigningKey(join(server.dataDir, 'ds-key.pem')).key,
     external: undefined,

@@ -173,7 +173,8 @@ describe('change stream: the feed guarantee over HTTP', () => {
   );
 
   it(`fans out to ${FAN_OUT} streams on one node, and refuses one more`, async () => {
-    const node = await startChild(await prepareStore(scratch));
+    // Every stream comes from this one address: the cap of connections per client must not be the limit here.
+    const node = await startChild(await prepareStore(scratch), { env: { MAX_CONNECTIONS_PER_CLIENT: String(FAN_OUT + 10) } });
     children.push(node);
     const writer = new Client(node.url, { key: KEYS.broker });
     const streams: OpenedStream[] = [];

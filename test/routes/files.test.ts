@@ -205,6 +205,49 @@ function tamper(text: string): string {
   return text.slice(0, i) + (text[i] === 'A' ? 'B' : 'A') + text.slice(i + 1);
 }
 
+describe('file names (decisions.md §15)', () => {
+  it.each<[string, string, string]>([
+    ['a quote, escaped in the quoted-string', 'filename="it\\"s here.txt"', 'it"s here.txt'],
+    ['a backslash-escaped quote at both ends', 'filename="\\"quoted\\".txt"', '"quoted".txt'],
+    ['percent signs, never decoded', 'filename="a%22b%2Fc.txt"', 'a%22b%2Fc.txt'],
+    ['filename* in UTF-8', "filename*=UTF-8''%D0%B7%D0%B0%D1%8F%D0%B2%D0%B0%20%E2%84%961.pdf", 'заява №1.pdf'],
+    ['raw UTF-8', 'filename="заява.pdf"', 'заява.pdf'],
+    ['a Unix path', 'filename="../../etc/passwd"', 'passwd'],
+    ['a Windows path', 'filename="C:\\\\Users\\\\x\\\\report.pdf"', 'report.pdf'],
+    ['control characters and DEL', 'filename="a\u0001b\u001fc\u007fd\te.txt"', 'abcde.txt'],
+    ['a NUL', 'filename="a\u0000b.txt"', 'ab.txt'],
+  ])('%s: %s → %j', async (_what, parameters, title) => {
+    const content = Buffer.from(`a file named ${title}`);
+    const res = await sendForm(broker, [{ name: 'file', rawParameters: parameters, contentType: 'text/plain', content }]);
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.data.title).toBe(title);
+    const file = await reader.get(local(res.json.data.url));
+    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''/);
+    const exact = /filename\*=UTF-8''(.*)$/.exec(file.headers['content-disposition']!)![1]!;
+    expect(decodeURIComponent(exact)).toBe(title);
+  });
+});
+
+describe('downloads of active content (decisions.md §15)', () => {
+  it.each([
+    ['page.html', 'text/html', '<script>alert(document.cookie)</script>'],
+    ['image.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
+    ['script.js', 'application/javascript', 'fetch("/api/0.1/assets")'],
+    ['notice.pdf', 'application/pdf', '%PDF-1.7'],
+    ['data.bin', 'application/octet-stream', '\u0000\u0001'],
+  ])('%s (%s) comes as an attachment, unsniffed, sandboxed and for this origin only', async (filename, type, text) => {
+    const file = await uploadFile(broker, Buffer.from(text), filename, type);
+    for (const method of ['GET', 'HEAD']) {
+      const res = await reader.request(method, local(file.url));
+      expect(res.status).toBe(200);
+      expect(res.headers['content-disposition']).toMatch(/^attachment;/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe('sandbox');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    }
+  });
+});
+
 describe('a multipart body built by hand', () => {
   it('is what the helper sends (sanity check of the test helper itself)', async () => {
     const form = multipart([{ name: 'file', filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('x') }]);

@@ -829,20 +829,6 @@ export interface components {
             prev_page?: components["schemas"]["Page"];
         };
         /**
-         * ListingItem
-         * @description One listed asset: `id` and `dateModified`, plus the asset fields requested with `opt_fields` (those the
-         *     asset has).
-         * @example {
-         *       "id": "6aa3093c0b00447abefcacf9a11da277",
-         *       "dateModified": "2018-01-09T18:31:03.936033+02:00",
-         *       "status": "pending"
-         *     }
-         */
-        ListingItem: {
-            id: components["schemas"]["AssetId"];
-            dateModified: components["schemas"]["AssetDateModified"];
-        } & WithRequired<components["schemas"]["AssetFields"], "id" | "dateModified">;
-        /**
          * Page
          * @description Where the next (or previous) page of the feed is. Its query keeps `limit`, `descending`, `mode` and `opt_fields`.
          * @example {
@@ -886,13 +872,6 @@ export interface components {
          *     : keep-alive
          */
         ChangeStream: string;
-        /**
-         * JsonpCall
-         * @description An answer wrapped for `opt_jsonp`: `/**\/<callback>(<json>);`, where `<json>` is the same object the
-         *     `application/json` answer of this status holds.
-         * @example /**\/callback({"data": {"id": "6aa3093c0b00447abefcacf9a11da277"}});
-         */
-        JsonpCall: string;
         /**
          * Health
          * @description The registry and its store are serving.
@@ -1002,9 +981,11 @@ export interface components {
         ErrorLocation: "body" | "header" | "querystring" | "url" | "cookies" | "method";
         /**
          * ErrorDescription
-         * @description What is wrong: a message (a string), a list of messages, or for a nested field an object keyed by sub-field
-         *     (for a list field, a list holding one such object, or the element's own messages, per failing element), with
-         *     lists of messages at the leaves; `Rogue field` for unknown keys.
+         * @description What is wrong, as JSON of one of these shapes (declared without a type, since no one type holds them and
+         *     generators misread a union): a message (a string: `Rogue field` for an unknown key), a list of messages,
+         *     or for a nested field an object keyed by sub-field whose values have these same shapes (for a list field,
+         *     a list holding one such object, or the element's own messages, per failing element), with lists of
+         *     messages at the leaves.
          * @example [
          *       "This field is required."
          *     ]
@@ -1017,19 +998,7 @@ export interface components {
          *     }
          * @example Not Found
          */
-        ErrorDescription: string | (string | string[] | components["schemas"]["ErrorFieldDescriptions"])[] | components["schemas"]["ErrorFieldDescriptions"];
-        /**
-         * ErrorFieldDescriptions
-         * @description What is wrong with each sub-field of a nested field, keyed by sub-field.
-         * @example {
-         *       "email": [
-         *         "telephone or email should be present"
-         *       ]
-         *     }
-         */
-        ErrorFieldDescriptions: {
-            [key: string]: components["schemas"]["ErrorDescription"];
-        };
+        ErrorDescription: unknown;
         /**
          * AssetStatus
          * @description Where the asset is in its workflow. A new asset is `draft` and is not listed; `pending` and later are
@@ -1099,16 +1068,24 @@ export interface components {
          */
         Quantity: number;
         /**
-         * AssetFields
-         * @description Every field an asset may hold, none required. The generated fields (`id`, `assetID`, `date`,
-         *     `dateModified`, `owner`, `documents`) are read-only: sent in a request they are checked and ignored. Which
-         *     other fields a caller may write depends on its role (see `PATCH`); the others are ignored too.
+         * AssetPatch
+         * @description Any subset of the asset's fields, merged into the asset; nested objects may be partial too, and the merged
+         *     asset must still be complete and valid (the rules of `AssetCreate`, `related-lot-when-active` among them).
+         *     The generated fields (`id`, `assetID`, `date`, `dateModified`, `owner`, `documents`) are read-only: sent
+         *     in a request they are checked and ignored. Which other fields a caller may write depends on its role (see
+         *     `PATCH`); the others are ignored too.
          * @example {
-         *       "title": "Земля для космодрому",
-         *       "quantity": 5
+         *       "status": "pending"
+         *     }
+         * @example {
+         *       "value": {
+         *         "amount": 120.5,
+         *         "currency": "UAH"
+         *       },
+         *       "title": "Земля для космодрому (друга черга)"
          *     }
          */
-        AssetFields: {
+        AssetPatch: {
             id?: components["schemas"]["AssetId"];
             assetID?: components["schemas"]["AssetHumanId"];
             date?: components["schemas"]["AssetDate"];
@@ -1119,11 +1096,8 @@ export interface components {
              *     make (an unknown status included) is refused with 403.
              */
             status?: components["schemas"]["AssetStatus"];
-            /**
-             * @description Must be `claimRights`; written at creation only.
-             * @example claimRights
-             */
-            assetType?: string;
+            /** @description Must be `claimRights`; written at creation only. */
+            assetType?: components["schemas"]["AssetType"];
             mode?: components["schemas"]["AssetMode"];
             title?: components["schemas"]["AssetTitle"];
             /**
@@ -1228,7 +1202,9 @@ export interface components {
         /**
          * AssetCreate
          * @description The fields of a new asset. `assetType`, `title`, `classification`, `value`, `unit`, `quantity` and
-         *     `assetCustodian` are required; `status` is ignored (a new asset is `draft`).
+         *     `assetCustodian` are required; `status` is ignored (a new asset is `draft`). Rule
+         *     `related-lot-when-active`: a complete asset whose `status` is `active` must name its lot in `relatedLot`
+         *     (422 otherwise); a plain schema cannot say so, the registry checks it (openapi/rules.yaml).
          * @example {
          *       "assetType": "claimRights",
          *       "title": "Земля для космодрому",
@@ -1279,47 +1255,123 @@ export interface components {
          *     }
          */
         AssetCreate: {
+            id?: components["schemas"]["AssetId"];
+            assetID?: components["schemas"]["AssetHumanId"];
+            date?: components["schemas"]["AssetDate"];
+            dateModified?: components["schemas"]["AssetDateModified"];
+            owner?: components["schemas"]["AssetOwner"];
+            /**
+             * @description The workflow state. Ignored at creation; in a PATCH it asks for a move, and a move the caller may not
+             *     make (an unknown status included) is refused with 403.
+             */
+            status?: components["schemas"]["AssetStatus"];
+            /** @description Must be `claimRights`; written at creation only. */
             assetType: components["schemas"]["AssetType"];
+            mode?: components["schemas"]["AssetMode"];
             title: components["schemas"]["AssetTitle"];
+            /**
+             * @description Name of the asset, in English.
+             * @example Land for a spaceport
+             */
+            title_en?: string;
+            /**
+             * @description Name of the asset, in Russian.
+             * @example Земля для космодрома
+             */
+            title_ru?: string;
+            /**
+             * @description Description of the asset, in Ukrainian.
+             * @example Права вимоги за кредитним договором
+             */
+            description?: string;
+            /**
+             * @description Description in English (the original registry's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            description_en?: string;
+            /**
+             * @description Description in Russian (the original registry's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            description_ru?: string;
+            /**
+             * @description Description in English (the specification's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            decription_en?: string;
+            /**
+             * @description Description in Russian (the specification's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            decription_ru?: string;
             classification: components["schemas"]["Classification"];
+            /**
+             * @description Further classifications in other schemes.
+             * @example [
+             *       {
+             *         "scheme": "ДКПП",
+             *         "id": "17.21.1",
+             *         "description": "папір і картон гофровані"
+             *       }
+             *     ]
+             */
+            additionalClassifications?: components["schemas"]["AdditionalClassification"][];
             value: components["schemas"]["Value"];
             unit: components["schemas"]["Unit"];
             quantity: components["schemas"]["Quantity"];
+            address?: components["schemas"]["Address"];
+            location?: components["schemas"]["Location"];
+            /**
+             * @description The assets the claim right covers.
+             * @example [
+             *       {
+             *         "description": "футляри до державних нагород",
+             *         "classification": {
+             *           "scheme": "CAV",
+             *           "id": "39513200-3",
+             *           "description": "Cartons"
+             *         },
+             *         "unit": {
+             *           "code": "H87",
+             *           "name": "item"
+             *         },
+             *         "quantity": 5
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["Item"][];
+            debt?: components["schemas"]["Debt"];
             assetCustodian: components["schemas"]["Organization"];
-        } & (WithRequired<components["schemas"]["AssetFields"], "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & components["schemas"]["RelatedLotWhenActive"]);
-        /**
-         * AssetPatch
-         * @description Any subset of the asset's fields, merged into the asset. Nested objects may be partial too; the merged
-         *     asset must still be complete and valid.
-         * @example {
-         *       "status": "pending"
-         *     }
-         * @example {
-         *       "value": {
-         *         "amount": 120.5,
-         *         "currency": "UAH"
-         *       },
-         *       "title": "Земля для космодрому (друга черга)"
-         *     }
-         */
-        AssetPatch: components["schemas"]["AssetFields"];
-        /**
-         * RelatedLotWhenActive
-         * @description An `active` asset must name its lot in `relatedLot`.
-         * @example {
-         *       "status": "active",
-         *       "relatedLot": "b5ca6aa850694154b6a5f6db4e65f5da"
-         *     }
-         */
-        RelatedLotWhenActive: {
-            /** @description The workflow state; the rule applies when it is `active`. */
-            status?: unknown;
-            /** @description The lot of the asset. */
-            relatedLot?: unknown;
+            /**
+             * @description `id` of the lot the asset belongs to, 32 hexadecimal characters. Required while `active`; cleared by the
+             *     move from `active` back to `pending`.
+             */
+            relatedLot?: components["schemas"]["Md5"];
+            /**
+             * @description The latest version of each document attached to the asset, oldest `dateModified` first; older versions
+             *     are on `GET /assets/{asset_id}/documents`. Documents are attached there: `documents` sent in the
+             *     asset's own POST or PATCH is ignored, whatever it holds.
+             * @example [
+             *       {
+             *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+             *         "title": "notice.pdf",
+             *         "format": "application/pdf",
+             *         "documentType": "notice",
+             *         "documentOf": "asset",
+             *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+             *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+             *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+             *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+             *         "author": "asset_owner"
+             *       }
+             *     ]
+             */
+            readonly documents?: components["schemas"]["Document"][];
         };
         /**
          * Asset
-         * @description A claim-right asset as the registry serves it. Fields without a value are left out.
+         * @description A claim-right asset as the registry serves it. Fields without a value are left out. An `active` asset
+         *     names its lot in `relatedLot` (rule `related-lot-when-active`).
          * @example {
          *       "id": "b1845029a72a4077aeff912604721ee7",
          *       "assetID": "UA-AR-DGF-2018-01-09-000003",
@@ -1410,20 +1462,243 @@ export interface components {
          *     }
          */
         Asset: {
-            status: components["schemas"]["AssetStatus"];
-            assetType: components["schemas"]["AssetType"];
             id: components["schemas"]["AssetId"];
             assetID: components["schemas"]["AssetHumanId"];
             date: components["schemas"]["AssetDate"];
             dateModified: components["schemas"]["AssetDateModified"];
             owner: components["schemas"]["AssetOwner"];
+            /**
+             * @description The workflow state. Ignored at creation; in a PATCH it asks for a move, and a move the caller may not
+             *     make (an unknown status included) is refused with 403.
+             */
+            status: components["schemas"]["AssetStatus"];
+            /** @description Must be `claimRights`; written at creation only. */
+            assetType: components["schemas"]["AssetType"];
+            mode?: components["schemas"]["AssetMode"];
             title: components["schemas"]["AssetTitle"];
+            /**
+             * @description Name of the asset, in English.
+             * @example Land for a spaceport
+             */
+            title_en?: string;
+            /**
+             * @description Name of the asset, in Russian.
+             * @example Земля для космодрома
+             */
+            title_ru?: string;
+            /**
+             * @description Description of the asset, in Ukrainian.
+             * @example Права вимоги за кредитним договором
+             */
+            description?: string;
+            /**
+             * @description Description in English (the original registry's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            description_en?: string;
+            /**
+             * @description Description in Russian (the original registry's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            description_ru?: string;
+            /**
+             * @description Description in English (the specification's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            decription_en?: string;
+            /**
+             * @description Description in Russian (the specification's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            decription_ru?: string;
             classification: components["schemas"]["Classification"];
+            /**
+             * @description Further classifications in other schemes.
+             * @example [
+             *       {
+             *         "scheme": "ДКПП",
+             *         "id": "17.21.1",
+             *         "description": "папір і картон гофровані"
+             *       }
+             *     ]
+             */
+            additionalClassifications?: components["schemas"]["AdditionalClassification"][];
             value: components["schemas"]["Value"];
             unit: components["schemas"]["Unit"];
             quantity: components["schemas"]["Quantity"];
+            address?: components["schemas"]["Address"];
+            location?: components["schemas"]["Location"];
+            /**
+             * @description The assets the claim right covers.
+             * @example [
+             *       {
+             *         "description": "футляри до державних нагород",
+             *         "classification": {
+             *           "scheme": "CAV",
+             *           "id": "39513200-3",
+             *           "description": "Cartons"
+             *         },
+             *         "unit": {
+             *           "code": "H87",
+             *           "name": "item"
+             *         },
+             *         "quantity": 5
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["Item"][];
+            debt?: components["schemas"]["Debt"];
             assetCustodian: components["schemas"]["Organization"];
-        } & (WithRequired<components["schemas"]["AssetFields"], "id" | "assetID" | "date" | "dateModified" | "owner" | "status" | "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & WithRequired<components["schemas"]["RelatedLotWhenActive"], "status">);
+            /**
+             * @description `id` of the lot the asset belongs to, 32 hexadecimal characters. Required while `active`; cleared by the
+             *     move from `active` back to `pending`.
+             */
+            relatedLot?: components["schemas"]["Md5"];
+            /**
+             * @description The latest version of each document attached to the asset, oldest `dateModified` first; older versions
+             *     are on `GET /assets/{asset_id}/documents`. Documents are attached there: `documents` sent in the
+             *     asset's own POST or PATCH is ignored, whatever it holds.
+             * @example [
+             *       {
+             *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+             *         "title": "notice.pdf",
+             *         "format": "application/pdf",
+             *         "documentType": "notice",
+             *         "documentOf": "asset",
+             *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+             *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+             *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+             *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+             *         "author": "asset_owner"
+             *       }
+             *     ]
+             */
+            readonly documents?: components["schemas"]["Document"][];
+        };
+        /**
+         * ListingItem
+         * @description One listed asset: `id` and `dateModified`, plus the asset fields requested with `opt_fields` (those the
+         *     asset has).
+         * @example {
+         *       "id": "6aa3093c0b00447abefcacf9a11da277",
+         *       "dateModified": "2018-01-09T18:31:03.936033+02:00",
+         *       "status": "pending"
+         *     }
+         */
+        ListingItem: {
+            id: components["schemas"]["AssetId"];
+            assetID?: components["schemas"]["AssetHumanId"];
+            date?: components["schemas"]["AssetDate"];
+            dateModified: components["schemas"]["AssetDateModified"];
+            owner?: components["schemas"]["AssetOwner"];
+            /**
+             * @description The workflow state. Ignored at creation; in a PATCH it asks for a move, and a move the caller may not
+             *     make (an unknown status included) is refused with 403.
+             */
+            status?: components["schemas"]["AssetStatus"];
+            /** @description Must be `claimRights`; written at creation only. */
+            assetType?: components["schemas"]["AssetType"];
+            mode?: components["schemas"]["AssetMode"];
+            title?: components["schemas"]["AssetTitle"];
+            /**
+             * @description Name of the asset, in English.
+             * @example Land for a spaceport
+             */
+            title_en?: string;
+            /**
+             * @description Name of the asset, in Russian.
+             * @example Земля для космодрома
+             */
+            title_ru?: string;
+            /**
+             * @description Description of the asset, in Ukrainian.
+             * @example Права вимоги за кредитним договором
+             */
+            description?: string;
+            /**
+             * @description Description in English (the original registry's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            description_en?: string;
+            /**
+             * @description Description in Russian (the original registry's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            description_ru?: string;
+            /**
+             * @description Description in English (the specification's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            decription_en?: string;
+            /**
+             * @description Description in Russian (the specification's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            decription_ru?: string;
+            classification?: components["schemas"]["Classification"];
+            /**
+             * @description Further classifications in other schemes.
+             * @example [
+             *       {
+             *         "scheme": "ДКПП",
+             *         "id": "17.21.1",
+             *         "description": "папір і картон гофровані"
+             *       }
+             *     ]
+             */
+            additionalClassifications?: components["schemas"]["AdditionalClassification"][];
+            value?: components["schemas"]["Value"];
+            unit?: components["schemas"]["Unit"];
+            quantity?: components["schemas"]["Quantity"];
+            address?: components["schemas"]["Address"];
+            location?: components["schemas"]["Location"];
+            /**
+             * @description The assets the claim right covers.
+             * @example [
+             *       {
+             *         "description": "футляри до державних нагород",
+             *         "classification": {
+             *           "scheme": "CAV",
+             *           "id": "39513200-3",
+             *           "description": "Cartons"
+             *         },
+             *         "unit": {
+             *           "code": "H87",
+             *           "name": "item"
+             *         },
+             *         "quantity": 5
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["Item"][];
+            debt?: components["schemas"]["Debt"];
+            assetCustodian?: components["schemas"]["Organization"];
+            /**
+             * @description `id` of the lot the asset belongs to, 32 hexadecimal characters. Required while `active`; cleared by the
+             *     move from `active` back to `pending`.
+             */
+            relatedLot?: components["schemas"]["Md5"];
+            /**
+             * @description The latest version of each document attached to the asset, oldest `dateModified` first; older versions
+             *     are on `GET /assets/{asset_id}/documents`. Documents are attached there: `documents` sent in the
+             *     asset's own POST or PATCH is ignored, whatever it holds.
+             * @example [
+             *       {
+             *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+             *         "title": "notice.pdf",
+             *         "format": "application/pdf",
+             *         "documentType": "notice",
+             *         "documentOf": "asset",
+             *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+             *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+             *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+             *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+             *         "author": "asset_owner"
+             *       }
+             *     ]
+             */
+            readonly documents?: components["schemas"]["Document"][];
+        };
         /**
          * Md5
          * @description An identifier of 32 hexadecimal characters, either case (as the original registry's MD5 type).
@@ -1620,15 +1895,21 @@ export interface components {
              */
             agreementNumber?: string;
             /**
-             * Format: iso-date-time
              * @description Date of the agreement (of the last signature when there were several); kept as sent.
              * @example 2017-08-16T12:30:17.615196+03:00
              */
-            dateSigned?: string;
+            dateSigned?: components["schemas"]["LocalDateTime"];
             debtorType?: components["schemas"]["DebtorType"];
             value?: components["schemas"]["DebtValue"];
             debtCurrencyValue?: components["schemas"]["DebtCurrencyValue"];
         };
+        /**
+         * LocalDateTime
+         * @description An ISO 8601 date and time whose offset may be left out (then it is the registry's time zone); the
+         *     registry also refuses a date that does not exist (`2017-02-30`).
+         * @example 2017-08-16T12:30:17.615196+03:00
+         */
+        LocalDateTime: string;
         /**
          * DebtValue
          * @description The whole indebtedness, in hryvnias.
@@ -1858,7 +2139,9 @@ export interface components {
         };
         /**
          * ContactPoint
-         * @description Whom to contact. At least one of `telephone` and `email` must be given.
+         * @description Whom to contact. Rule `contact-email-or-telephone`: at least one of `telephone` and `email` must be given
+         *     (422 `telephone or email should be present` otherwise); a plain schema cannot say so, the registry checks
+         *     it (openapi/rules.yaml).
          * @example {
          *       "name": "Державне управління справами",
          *       "telephone": "0440000000"
@@ -1902,12 +2185,6 @@ export interface components {
              * @example http://www.dus.gov.ua/
              */
             url?: string;
-        } | {
-            /** @description A telephone number. */
-            telephone: unknown;
-        } | {
-            /** @description An e-mail address. */
-            email: unknown;
         };
         /**
          * Location
@@ -2172,15 +2449,15 @@ export interface components {
          */
         Md5Hash: string;
         /**
-         * DocumentFields
-         * @description Every field a document may hold, none required. `id`, `datePublished`, `dateModified` and `author` are
-         *     generated: sent in a request they are checked and ignored.
+         * DocumentInput
+         * @description Any subset of a document's fields, as a `PATCH` sends them. `url` and `hash` are accepted and ignored
+         *     there (a new file is a new version), and so are the generated fields (`id`, `datePublished`,
+         *     `dateModified` and `author`: sent in a request they are checked and ignored).
          * @example {
-         *       "title": "notice.pdf",
-         *       "documentType": "notice"
+         *       "description": "Повідомлення про продаж (виправлене)"
          *     }
          */
-        DocumentFields: {
+        DocumentInput: {
             id?: components["schemas"]["DocumentId"];
             documentType?: components["schemas"]["DocumentType"];
             title?: components["schemas"]["DocumentTitle"];
@@ -2225,15 +2502,6 @@ export interface components {
             author?: components["schemas"]["DocumentAuthor"];
         };
         /**
-         * DocumentInput
-         * @description Any subset of a document's fields, as a `PATCH` sends them. `url` and `hash` are accepted and ignored
-         *     there (a new file is a new version), and so are the generated fields.
-         * @example {
-         *       "description": "Повідомлення про продаж (виправлене)"
-         *     }
-         */
-        DocumentInput: components["schemas"]["DocumentFields"];
-        /**
          * DocumentCreate
          * @description A new document, or a new version of one: `title`, `format`, `url` and `hash` are required (usually as the
          *     upload answered them). A new version keeps the other fields of the previous one unless sent.
@@ -2246,11 +2514,49 @@ export interface components {
          *     }
          */
         DocumentCreate: {
+            id?: components["schemas"]["DocumentId"];
+            documentType?: components["schemas"]["DocumentType"];
             title: components["schemas"]["DocumentTitle"];
+            /**
+             * @description The title in English.
+             * @example notice.pdf
+             */
+            title_en?: string;
+            /**
+             * @description The title in Russian.
+             * @example notice.pdf
+             */
+            title_ru?: string;
+            /**
+             * @description What the document says.
+             * @example Повідомлення про продаж
+             */
+            description?: string;
+            /**
+             * @description The description in English.
+             * @example Notice of sale
+             */
+            description_en?: string;
+            /**
+             * @description The description in Russian.
+             * @example Уведомление о продаже
+             */
+            description_ru?: string;
             format: components["schemas"]["MediaType"];
             url: components["schemas"]["DocumentUrl"];
             hash: components["schemas"]["Md5Hash"];
-        } & WithRequired<components["schemas"]["DocumentFields"], "title" | "format" | "url" | "hash">;
+            datePublished?: components["schemas"]["DocumentDatePublished"];
+            dateModified?: components["schemas"]["DocumentDateModified"];
+            /**
+             * @description ISO 639-1 or BCP 47 language tag of the text.
+             * @example uk
+             */
+            language?: string;
+            documentOf?: components["schemas"]["DocumentOf"];
+            /** @description Identifier of the related lot or item, 32 hexadecimal characters. */
+            relatedItem?: components["schemas"]["Md5"];
+            author?: components["schemas"]["DocumentAuthor"];
+        };
         /**
          * Document
          * @description One version of a document attached to the asset, as the registry serves it.
@@ -2269,15 +2575,48 @@ export interface components {
          */
         Document: {
             id: components["schemas"]["DocumentId"];
+            documentType?: components["schemas"]["DocumentType"];
             title: components["schemas"]["DocumentTitle"];
+            /**
+             * @description The title in English.
+             * @example notice.pdf
+             */
+            title_en?: string;
+            /**
+             * @description The title in Russian.
+             * @example notice.pdf
+             */
+            title_ru?: string;
+            /**
+             * @description What the document says.
+             * @example Повідомлення про продаж
+             */
+            description?: string;
+            /**
+             * @description The description in English.
+             * @example Notice of sale
+             */
+            description_en?: string;
+            /**
+             * @description The description in Russian.
+             * @example Уведомление о продаже
+             */
+            description_ru?: string;
             format: components["schemas"]["MediaType"];
             url: components["schemas"]["DocumentUrl"];
             hash: components["schemas"]["Md5Hash"];
             datePublished: components["schemas"]["DocumentDatePublished"];
             dateModified: components["schemas"]["DocumentDateModified"];
+            /**
+             * @description ISO 639-1 or BCP 47 language tag of the text.
+             * @example uk
+             */
+            language?: string;
             documentOf: components["schemas"]["DocumentOf"];
+            /** @description Identifier of the related lot or item, 32 hexadecimal characters. */
+            relatedItem?: components["schemas"]["Md5"];
             author: components["schemas"]["DocumentAuthor"];
-        } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
+        };
         /**
          * DocumentWithVersions
          * @description The latest version of a document, with `previousVersions` once it has more than one.
@@ -2295,13 +2634,46 @@ export interface components {
          */
         DocumentWithVersions: {
             id: components["schemas"]["DocumentId"];
+            documentType?: components["schemas"]["DocumentType"];
             title: components["schemas"]["DocumentTitle"];
+            /**
+             * @description The title in English.
+             * @example notice.pdf
+             */
+            title_en?: string;
+            /**
+             * @description The title in Russian.
+             * @example notice.pdf
+             */
+            title_ru?: string;
+            /**
+             * @description What the document says.
+             * @example Повідомлення про продаж
+             */
+            description?: string;
+            /**
+             * @description The description in English.
+             * @example Notice of sale
+             */
+            description_en?: string;
+            /**
+             * @description The description in Russian.
+             * @example Уведомление о продаже
+             */
+            description_ru?: string;
             format: components["schemas"]["MediaType"];
             url: components["schemas"]["DocumentUrl"];
             hash: components["schemas"]["Md5Hash"];
             datePublished: components["schemas"]["DocumentDatePublished"];
             dateModified: components["schemas"]["DocumentDateModified"];
+            /**
+             * @description ISO 639-1 or BCP 47 language tag of the text.
+             * @example uk
+             */
+            language?: string;
             documentOf: components["schemas"]["DocumentOf"];
+            /** @description Identifier of the related lot or item, 32 hexadecimal characters. */
+            relatedItem?: components["schemas"]["Md5"];
             author: components["schemas"]["DocumentAuthor"];
             /**
              * @description The document's older versions, oldest first; absent while it has only one.
@@ -2320,7 +2692,7 @@ export interface components {
              *     ]
              */
             previousVersions?: components["schemas"]["Document"][];
-        } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
+        };
     };
     responses: {
         /** @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name) or `Last-Event-ID` header. */
@@ -3049,7 +3421,7 @@ export interface components {
          *     lists real assets, as without it (as the original did).
          * @example _all_
          */
-        Mode: ("test" | "_all_") | string;
+        Mode: string;
         /**
          * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
          * @example status,assetID
@@ -3061,9 +3433,11 @@ export interface components {
          */
         OptPretty: string;
         /**
-         * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-         *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-         *     never wrapped.
+         * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+         *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+         *     as a second media type of each answer, which would make generated clients type every answer as a union
+         *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+         *     case-insensitive), otherwise 400. Errors are never wrapped.
          * @example callback
          */
         OptJsonp: string;
@@ -3195,9 +3569,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3237,7 +3613,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListingPage"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3257,9 +3632,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3308,7 +3685,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetCreated"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3411,9 +3787,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3466,7 +3844,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             /** @description The asset is still the version named in `If-None-Match`: no body. The `ETag` repeats that version. */
@@ -3503,9 +3880,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3560,7 +3939,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3586,9 +3964,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3638,7 +4018,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3664,9 +4043,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3715,7 +4096,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransferCreated"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3739,9 +4119,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3787,7 +4169,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransferResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3814,9 +4195,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3862,7 +4245,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentList"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3887,9 +4269,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3949,7 +4333,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3975,9 +4358,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4028,7 +4413,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentVersionsResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4053,9 +4437,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4115,7 +4501,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4146,9 +4531,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4208,7 +4595,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4498,6 +4884,3 @@ export interface operations {
         };
     };
 }
-type WithRequired<T, K extends keyof T> = T & {
-    [P in K]-?: T[P];
-};

@@ -13,6 +13,8 @@ export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
   schema?: Record<string, unknown>;
+  /** JSONP: answered as `mediaType`, the `wraps` answer of the operation wrapped (on `opt_jsonp`). */
+  'x-jsonp'?: { mediaType: string; wraps: string };
 }
 
 export interface Operation {

@@ -140,7 +140,7 @@ export function withBooleanExclusiveBounds(node: unknown): unknown {
  * keywords), plus what it leaves to do: exclusive bounds as booleans, and no `info.summary` (3.1 only).
  */
 export function openApi30(document: OpenAPI3): Record<string, unknown> {
-  const converted = new Converter(structuredClone(document)).convert() as { info: Record<string, unknown> };
+  const converted = new Converter(structuredClone(document), { allOfTransform: true }).convert() as { info: Record<string, unknown> };
   const { summary: _summary, ...info } = converted.info;
   return withBooleanExclusiveBounds({ ...converted, info }) as Record<string, unknown>;
 }

@@ -419,6 +419,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi-3.0.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document as OpenAPI 3.0.3, as JSON
+         * @description The same contract as `GET /openapi.json`, converted to OpenAPI 3.0.3 for tools that read 3.0 only (written
+         *     from the 3.1 document by @apiture/openapi-down-convert at `npm run generate`): `examples` become
+         *     `example`, `const` a one-value `enum`, numeric `exclusiveMinimum` the 3.0 `minimum` with
+         *     `exclusiveMinimum: true`.
+         */
+        get: operations["getOpenApi30Document"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -889,7 +912,7 @@ export interface components {
         };
         /**
          * OpenApiDocument
-         * @description An OpenAPI 3.1 document (this one).
+         * @description An OpenAPI document (this one, as 3.1 or 3.0.3).
          * @example {
          *       "openapi": "3.1.0",
          *       "info": {
@@ -4776,6 +4799,51 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpenApi30Document: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.0.3 document. */
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

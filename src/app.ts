@@ -12,6 +12,7 @@ import { createServices } from './services/index.js';
 import { operationHandlers } from './routes/index.js';
 import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.js';
 import headers, { requestId } from './plugins/headers.js';
+import cors from './plugins/cors.js';
 import serverIdCookie from './plugins/server-id.js';
 import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
@@ -70,6 +71,8 @@ export async function buildApp({ config, store, keys, signingKey, logger }: AppO
   // Order matters: each onRequest hook is one step of the order of checks.
   await app.register(errors);
   await app.register(headers);
+  // Preflights are answered before the cookie, rate and key checks: browsers send them without any of those.
+  await app.register(cors, { origins: config.corsOrigins });
   await app.register(serverIdCookie, { serverId: config.serverId, secret: config.cookieSecret });
   await app.register(rateLimit, { max: config.rateLimitMax, timeWindow: config.rateLimitWindow, redisUrl: config.redisUrl });
   await app.register(auth, { keys: keys ?? ensureAuthFile(config.authFile).keys });

@@ -49,6 +49,8 @@ export interface Config {
   dsPublicKeys: string[];
   /** The registry's public address (`https://registry.example.org`), for the document service's URLs. */
   publicUrl: string | undefined;
+  /** Origins whose pages may write and send preflights (CORS); reads answer any origin. */
+  corsOrigins: string[];
 }
 
 /** The settings by name, as the schema checks and converts them; unset ones without a default stay absent. */
@@ -79,6 +81,7 @@ interface Settings {
   DS_DOWNLOAD_URL?: string;
   DS_PUBLIC_KEYS?: string;
   PUBLIC_URL?: string;
+  CORS_ORIGINS?: string;
 }
 
 /**
@@ -239,6 +242,15 @@ export const SETTINGS_SCHEMA: JSONSchemaType<Settings> = {
       description:
         "the registry's public address (`https://registry.example.org`), on which the document service's URLs are written and accepted",
     },
+    CORS_ORIGINS: {
+      type: 'string',
+      nullable: true,
+      pattern: '^https?://[^/?#,\\s]+( *, *https?://[^/?#,\\s]+)*$',
+      'x-value': 'origins (`https://broker.example.org`), comma-separated',
+      'x-default': 'none',
+      description:
+        'pages on these origins may write (POST, PUT, PATCH, with credentials) and get preflights answered (CORS); public reads answer any origin',
+    },
   },
   required: [],
   additionalProperties: false,
@@ -369,6 +381,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     dsDownloadUrl: s.DS_DOWNLOAD_URL,
     dsPublicKeys: s.DS_PUBLIC_KEYS === undefined ? [] : s.DS_PUBLIC_KEYS.split(',').map((key) => key.trim().toLowerCase()),
     publicUrl: s.PUBLIC_URL,
+    corsOrigins: s.CORS_ORIGINS === undefined ? [] : s.CORS_ORIGINS.split(',').map((origin) => origin.trim()),
   };
 }
 

@@ -90,6 +90,8 @@ function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   const type = String(reply.getHeader('content-type') ?? '');
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
   if (request.routeOptions.config.outsideDocument === true) return undefined;
+  // A CORS preflight answered for a trusted origin (plugins/cors.ts): the CORS protocol's, described in the document.
+  if (request.method === 'OPTIONS' && status === 204 && reply.hasHeader('access-control-allow-methods')) return undefined;
   const operation = byId.get(request.routeOptions.config.operationId ?? '');
 
   if (operation === undefined) {

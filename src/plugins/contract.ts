@@ -64,11 +64,28 @@ export const API_PREFIX = new URL(
   'http://registry.invalid',
 ).pathname.replace(/\/$/, '');
 
+const PLACES: readonly Parameter['in'][] = ['path', 'query', 'header', 'cookie'];
+const isPlace = (place: unknown): place is Parameter['in'] => PLACES.some((known) => known === place);
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A parameter object of the document, read field by field. */
+function toParameter(node: Node): Parameter {
+  const { name, in: place, required, schema } = node;
+  const jsonp = node['x-jsonp'];
+  if (typeof name !== 'string' || !isPlace(place)) throw new Error(`Not a parameter of the document: ${JSON.stringify(node)}`);
+  const parameter: Parameter = { name, in: place, required: required === true };
+  if (isNode(schema)) parameter.schema = schema;
+  if (isNode(jsonp) && typeof jsonp.mediaType === 'string' && typeof jsonp.wraps === 'string') {
+    parameter['x-jsonp'] = { mediaType: jsonp.mediaType, wraps: jsonp.wraps };
+  }
+  return parameter;
+}
+
 /** Path-level parameters, overridden by the operation's own of the same name and place. */
 function parametersOf(shared: unknown[] | undefined, own: unknown[] | undefined): Parameter[] {
   const byKey = new Map<string, Parameter>();
   for (const entry of [...(shared ?? []), ...(own ?? [])]) {
-    const parameter = resolve(entry, '').node as unknown as Parameter;
+    const parameter = toParameter(resolve(entry, '').node);
     byKey.set(`${parameter.in}:${parameter.name}`, parameter);
   }
   return [...byKey.values()];

@@ -273,7 +273,9 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<AssetS
 
 class MongoStore implements AssetStore {
   readonly assets: Collection<AssetDoc>;
-  readonly counters: Collection<ClockDoc | CounterDoc>;
+  /** The clock document and the day counters of `counters`, each as its own type. */
+  private readonly clock: Collection<ClockDoc>;
+  private readonly dayCounters: Collection<CounterDoc>;
   readonly transfers: MongoTransfers;
   readonly files: FileStore;
   clockMode: ClockMode = 'cas';
@@ -284,18 +286,12 @@ class MongoStore implements AssetStore {
     private readonly timeZone: string,
   ) {
     this.assets = db.collection<AssetDoc>('assets');
-    this.counters = db.collection<ClockDoc | CounterDoc>('counters');
+    this.clock = db.collection<ClockDoc>('counters');
+    this.dayCounters = db.collection<CounterDoc>('counters');
     this.transfers = new MongoTransfers(db.collection<TransferDoc>('transfers'));
     this.files = openGridFsFileStore(db);
   }
 
-  private get clock(): Collection<ClockDoc> {
-    return this.counters as unknown as Collection<ClockDoc>;
-  }
-
-  private get dayCounters(): Collection<CounterDoc> {
-    return this.counters as unknown as Collection<CounterDoc>;
-  }
 
   /**
    * Start-up: the missing indexes, then the clock document (made when missing) in one update, which on MongoDB also

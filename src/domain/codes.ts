@@ -69,11 +69,11 @@ export function md5HashProblem(value: string): string | undefined {
 
 /**
  * Teaches an Ajv instance every format the document uses: the standard ones (date-time, iso-date-time, email,
- * uri) from ajv-formats, the code lists, `md5` and `md5-hash`. Anyone validating against src/generated/schemas.json
+ * uri, binary) from ajv-formats, the code lists, `md5` and `md5-hash`. Anyone validating against src/generated/schemas.json
  * needs this.
  */
 export function addRegistryFormats(ajv: Ajv2020): Ajv2020 {
-  addFormats.default(ajv, ['date-time', 'iso-date-time', 'email', 'uri']);
+  addFormats.default(ajv, ['date-time', 'iso-date-time', 'email', 'uri', 'binary']);
   for (const [name, format] of Object.entries(CODE_FORMATS)) {
     ajv.addFormat(name, { type: 'string', validate: format.validate });
   }

@@ -2362,6 +2362,7 @@ export interface components {
          */
         FileUpload: {
             /**
+             * Format: binary
              * @description The file, with its file name and (optionally) its content type in the part's headers.
              * @example %PDF-1.7 …
              */

@@ -24,9 +24,11 @@
  * --stream-counts 1,100,1000 (connected change streams), --stream-events N (50 changes per count),
  * --stream-interval MS (100 between changes). The change stream is measured at the first size, after the four
  * scenarios (scripts/bench/stream.ts).
- * MONGODB_URI set: the registry runs on MongoDB (a fresh database, dropped at the end) instead of SQLite. On a
- * stand-in (FerretDB) it seeds STAND_IN_SIZE assets (500) unless --sizes says otherwise, and says which figures are
- * the stand-in's.
+ * MONGODB_URI set: the registry runs on MongoDB (a fresh database, dropped at the end) instead of SQLite, at
+ * 10,000 and 100,000 assets unless --sizes says otherwise; each measurement also gives the CPU of the engine's
+ * processes when they run on this machine (scripts/bench/cpu.ts: FerretDB and PostgreSQL started by
+ * scripts/ferretdb.sh, or a mongod), and the run writes bench/results/<timestamp>-mongodb.json and
+ * docs/performance-mongodb.md (prose: scripts/bench/notes-mongodb.md), which says which figures are the engine's.
  *
  * What runs where: the registry is the compiled service (`tsc` into bench/tmp/dist, started as
  * `node bench/tmp/dist/src/server.js`, as `npm start` does) in a child process; the bare route is another child
@@ -45,7 +47,8 @@ import { openStore } from '../src/store/index.js';
 import type { AssetStore } from '../src/store/types.js';
 import { nowMicros } from '../src/domain/dates.js';
 import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } from './bench/data.js';
-import { standInNote, writeReport, type BenchResults, type Measure, type MongoServer, type ScalingPoint } from './bench/report.js';
+import { serverNote, writeReport, type BenchResults, type Measure, type MongoServer, type ScalingPoint } from './bench/report.js';
+import { enginePids, startCpuMeter } from './bench/cpu.js';
 import { measureStreams } from './bench/stream.js';
 import { freePort, hasTaskset } from './bench/ports.js';
 import { formatSummary, summarise } from './bench/profile.js';
@@ -74,18 +77,11 @@ const tryOnly = quick || streamOnly || flag('profile');
 const connections = Number(option('connections') ?? 50);
 const duration = Number(option('duration') ?? (quick ? 3 : 10));
 const warmup = quick ? 1 : 2;
-/**
- * Assets seeded on a stand-in for MongoDB (FerretDB), unless --sizes says otherwise: it sorts the whole collection
- * for every listing page (no sort pushdown, ~70 µs per stored asset), so at 10,000 a page takes most of a second.
- */
-const STAND_IN_SIZE = 500;
-
-/** The sizes of this run: --sizes, or 10,000 for --quick, or the scaling sizes; STAND_IN_SIZE on a stand-in. */
-function runSizes(standIn: boolean): number[] {
+/** The sizes of this run: --sizes, or 10,000 for --quick, or the scaling sizes (to 100,000 on MongoDB). */
+function runSizes(mongo: boolean): number[] {
   const given = option('sizes');
-  if (standIn && (quick || given === undefined)) return [STAND_IN_SIZE];
-  if (quick) return [10_000];
-  return (given ?? (streamOnly ? '10000' : '10000,100000,1000000')).split(',').map(Number);
+  if (given === undefined && (quick || streamOnly)) return [10_000];
+  return (given ?? (mongo ? '10000,100000' : '10000,100000,1000000')).split(',').map(Number);
 }
 const logLevel = option('log-level') ?? 'warn';
 const mongoUri = process.env.MONGODB_URI || undefined;
@@ -242,11 +238,18 @@ async function runLoad(spec: LoadSpec, seconds: number): Promise<Measure> {
   };
 }
 
-async function measure(name: string, spec: LoadSpec): Promise<Measure> {
+/** The MongoDB engine's processes on this machine (none on the embedded store), for the CPU beside each figure. */
+let engine: (() => number[]) | undefined;
+
+/** Measures `spec` after a warm-up; with `registryPid`, also the CPU the registry and the engine used meanwhile. */
+async function measure(name: string, spec: LoadSpec, registryPid?: number): Promise<Measure> {
   await runLoad(spec, warmup);
+  const meter = registryPid === undefined ? undefined : startCpuMeter(registryPid, engine);
   const m = await runLoad(spec, duration);
+  if (meter) m.cpu = meter.stop();
   const problems = m.unexpected + m.errors > 0 ? `  (!! ${m.unexpected} unexpected statuses, ${m.errors} errors)` : '';
-  log(`  ${name.padEnd(26)} ${String(m.rps).padStart(7)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms${problems}`);
+  const cpu = m.cpu ? `   cpu: registry ${m.cpu.registry}${m.cpu.engine === undefined ? '' : `, engine ${m.cpu.engine}`} cores` : '';
+  log(`  ${name.padEnd(26)} ${String(m.rps).padStart(7)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms${cpu}${problems}`);
   return m;
 }
 
@@ -264,7 +267,7 @@ async function profileScenario(
   const dir = join(profileDir!, key);
   rmSync(dir, { recursive: true, force: true });
   const registry = await startChild(['--cpu-prof', `--cpu-prof-dir=${dir}`, serverJs], env, `${API}/health`);
-  await measure(`${label} (profiled)`, build(registry.url, await serverCookie(registry.url)));
+  await measure(`${label} (profiled)`, build(registry.url, await serverCookie(registry.url)), registry.proc.pid);
   await stopChild(registry);
   const [file] = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error(`no profile written in ${dir}`);
@@ -297,8 +300,7 @@ function buildRegistry(): string {
 async function main(): Promise<void> {
   if (reportOnly !== undefined) {
     const results = JSON.parse(readFileSync(reportOnly, 'utf8')) as BenchResults;
-    writeReport(results, ROOT);
-    log('wrote docs/performance.md and docs/performance-scaling.svg');
+    log(`wrote ${writeReport(results, ROOT).join(' and ')}`);
     return;
   }
   const watchdog = setTimeout(
@@ -332,10 +334,13 @@ async function main(): Promise<void> {
   writeFileSync(authFile, AUTH_INI);
   const mongoDb = mongoUri ? uniqueMongoUri(mongoUri) : undefined;
   const mongoServer = mongoDb ? await describeMongoServer(mongoDb) : undefined;
-  const sizes = runSizes(mongoServer?.standIn === true);
-  if (mongoServer) {
+  const sizes = runSizes(mongoDb !== undefined);
+  if (mongoDb && mongoServer) {
+    engine = () => enginePids(mongoDb);
+    const found = engine().length;
     log(`store: ${mongoServer.version}; seeding ${sizes.map((size) => size.toLocaleString('en')).join(', ')} assets`);
-    const note = standInNote(mongoServer);
+    log(found > 0 ? `engine: ${found} processes on this machine, their CPU measured` : 'engine: not on this machine (BENCH_ENGINE_PIDS names its processes), its CPU not measured');
+    const note = serverNote(mongoServer);
     if (note) log(note);
   }
 
@@ -378,7 +383,7 @@ async function main(): Promise<void> {
 
   const results: BenchResults = {
     timestamp: started.toISOString(),
-    resultFile: tryOnly ? undefined : `bench/results/${stamp}.json`,
+    resultFile: tryOnly ? undefined : `bench/results/${resultName(stamp)}`,
     command: `npm run bench${process.argv.slice(2).length ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
     quick,
     store: mongoDb ? 'mongodb' : 'embedded',
@@ -453,7 +458,7 @@ async function main(): Promise<void> {
             continue;
           }
           const bareMeasure = await measure('bare route', bareSpec);
-          const m = await measure(label, build(registry.url, cookie));
+          const m = await measure(label, build(registry.url, cookie), registry.proc.pid);
           results.bare.push({ ...bareMeasure, pairedWith: key });
           results.scenarios[key] = m;
           results.ratios[key] = round(m.rps / bareMeasure.rps, 3);
@@ -485,9 +490,9 @@ async function main(): Promise<void> {
           assets: size,
           seedSeconds,
           startupMs: registry.startupMs,
-          listStart: await measure('listing, start of feed', listSpec),
-          listEnd: await measure('listing, end of feed', { ...listSpec, url: `${registry.url}${API}/assets?offset=${endOffset}` }),
-          read: await measure('read by id (random)', readSpec),
+          listStart: await measure('listing, start of feed', listSpec, registry.proc.pid),
+          listEnd: await measure('listing, end of feed', { ...listSpec, url: `${registry.url}${API}/assets?offset=${endOffset}` }, registry.proc.pid),
+          read: await measure('read by id (random)', readSpec, registry.proc.pid),
           rssMB: 0,
         };
       }
@@ -512,19 +517,19 @@ async function main(): Promise<void> {
 
   if (!tryOnly) {
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-    const file = join(ROOT, 'bench/results', `${stamp}.json`);
+    const file = join(ROOT, 'bench/results', resultName(stamp));
     writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
-    writeReport(results, ROOT);
-    log(`\nwrote ${file.slice(ROOT.length)}, docs/performance.md, docs/performance-scaling.svg`);
+    const written = writeReport(results, ROOT);
+    log(`\nwrote ${file.slice(ROOT.length)}, ${written.join(', ')}`);
   }
-  const note = mongoServer && standInNote(mongoServer);
+  const note = mongoServer && serverNote(mongoServer);
   if (note) log(`\n${note}`);
   process.stdout.write(JSON.stringify(streamOnly ? results.streams : results.ratios) + '\n');
 }
 
 /** GET once, keep the SERVER_ID cookie the registry hands out (writes need it). */
 async function serverCookie(base: string): Promise<string> {
-  // Set-up, not a measurement: on a stand-in for MongoDB (FerretDB) even a page of one reads the whole collection.
+  // Set-up, not a measurement: a generous timeout for a first page on a cold engine.
   const res = await get(`${base}${API}/assets?limit=1`, 30_000);
   const setCookie = res.headers['set-cookie'];
   const first = (Array.isArray(setCookie) ? setCookie : [String(setCookie ?? '')]).find((c) => c.startsWith('SERVER_ID='));
@@ -538,11 +543,18 @@ async function describeMongoServer(uri: string): Promise<MongoServer> {
   const client = new MongoClient(uri);
   try {
     const info = await client.db('admin').command({ buildInfo: 1 });
-    const ferret = typeof info.ferretdbVersion === 'string';
-    return { version: ferret ? `FerretDB ${String(info.ferretdbVersion)}` : `MongoDB ${String(info.version)}`, standIn: ferret };
+    const ferret = (info.ferretdb as { version?: unknown } | undefined)?.version;
+    return ferret === undefined
+      ? { version: `MongoDB ${String(info.version)}`, standIn: false }
+      : { version: `FerretDB ${String(ferret)} on DocumentDB`, standIn: true };
   } finally {
     await client.close();
   }
+}
+
+/** The result file's name: the run's time, and `-mongodb` for a run on MongoDB. */
+function resultName(stamp: string): string {
+  return `${stamp}${mongoUri ? '-mongodb' : ''}.json`;
 }
 
 function uniqueMongoUri(uri: string): string {

@@ -75,6 +75,15 @@ export const ASSET_INDEXES = [
   { key: { counterKey: 1 }, name: 'asset_id_counter', unique: true },
 ] as const satisfies IndexDescription[];
 
+/**
+ * The index names, for the hints of the queries that more than one index could serve (a range on `modified`):
+ * the plan is then the same on every engine and every run, not the outcome of a planner's trial
+ * (test/store/mongo-explain.test.ts checks each query's plan).
+ */
+const INDEX = Object.fromEntries(ASSET_INDEXES.map((spec) => [spec.name, spec.name])) as {
+  [Name in (typeof ASSET_INDEXES)[number]['name']]: Name;
+};
+
 export type ClockMode = 'pipeline' | 'cas';
 
 export interface MongoStoreOptions {
@@ -129,8 +138,7 @@ interface ClockDoc {
   _id: string;
   t: number;
   v: number;
-  /** May be missing: some servers (FerretDB) drop an empty array given to $setOnInsert. */
-  inflight?: Tick[];
+  inflight: Tick[];
   now?: Date;
 }
 
@@ -165,10 +173,7 @@ function busyError(): StoreBusyError {
 
 /** Errors after which the write certainly did not happen (so its tick may be released at once). */
 function isDuplicateKey(error: unknown): error is MongoServerError {
-  // FerretDB 1.x (SQLite backend) reports a unique-index clash on update as InternalError, not as code 11000.
-  return (
-    error instanceof MongoServerError && (error.code === 11000 || error.message.includes('UNIQUE constraint failed'))
-  );
+  return error instanceof MongoServerError && error.code === 11000;
 }
 
 /** The database's clock, ms, as `hello` reports it (servers without `$$NOW` in updates). */
@@ -188,11 +193,7 @@ function nodeMicros(): number {
   return Math.floor((performance.timeOrigin + performance.now()) * 1000);
 }
 
-/**
- * Runs `work` after the work queued before it under the same key (in `queues`) has settled. On a server whose
- * single-document updates are not atomic (FerretDB), two compare-and-sets of one document from this node could
- * otherwise both win; queued, the second sees the first's result.
- */
+/** Runs `work` after the work queued before it under the same key (in `queues`) has settled. */
 function oneAtATime<T>(queues: Map<string, Promise<unknown>>, key: string, work: () => Promise<T>): Promise<T> {
   const run = (queues.get(key) ?? Promise.resolve()).then(work, work);
   const tail = run.catch(() => undefined);
@@ -205,9 +206,6 @@ function oneAtATime<T>(queues: Map<string, Promise<unknown>>, key: string, work:
 
 /** The transfers collection: one document per transfer, its mark changed by compare-and-set. */
 class MongoTransfers implements TransferStore {
-  /** The tail of each transfer's queue of marks from this node. */
-  private readonly marksInFlight = new Map<string, Promise<unknown>>();
-
   constructor(private readonly collection: Collection<TransferDoc>) {}
 
   async create(record: TransferRecord): Promise<void> {
@@ -235,19 +233,17 @@ class MongoTransfers implements TransferStore {
     };
   }
 
-  setMark(id: string, expected: TransferMark | null, next: TransferMark): Promise<boolean> {
+  async setMark(id: string, expected: TransferMark | null, next: TransferMark): Promise<boolean> {
     // Field by field: an equality on the whole subdocument would also depend on the order of its keys.
     const current =
       expected === null
         ? { mark: null }
         : { 'mark.assetId': expected.assetId, 'mark.fromHash': expected.fromHash, 'mark.at': expected.at };
-    return oneAtATime(this.marksInFlight, id, async () => {
-      const result = await this.collection.updateOne(
-        { _id: id, ...current },
-        { $set: { mark: { assetId: next.assetId, fromHash: next.fromHash, at: next.at } } },
-      );
-      return result.matchedCount === 1;
-    });
+    const result = await this.collection.updateOne(
+      { _id: id, ...current },
+      { $set: { mark: { assetId: next.assetId, fromHash: next.fromHash, at: next.at } } },
+    );
+    return result.matchedCount === 1;
   }
 }
 
@@ -299,12 +295,10 @@ class MongoStore implements AssetStore {
    * starts behind it (`clockCaughtUp`), so start-up costs the same whatever the collection holds.
    */
   async init(mode: 'auto' | ClockMode): Promise<void> {
-    // One index per command, only the missing ones: FerretDB 1.24 drops the connection when one
-    // createIndexes command names several indexes that already exist.
+    // Only the missing ones, in one command: a restart with its indexes in place sends only the read.
     const existing = new Set((await this.assets.indexes().catch(() => [])).map((index) => index.name));
-    for (const spec of ASSET_INDEXES) {
-      if (!existing.has(spec.name)) await this.assets.createIndexes([spec]);
-    }
+    const missing = ASSET_INDEXES.filter((spec) => !existing.has(spec.name));
+    if (missing.length > 0) await this.assets.createIndexes(missing);
     let opened: ClockDoc;
     if (mode === 'cas') {
       this.clockMode = 'cas';
@@ -315,7 +309,7 @@ class MongoStore implements AssetStore {
         this.clockMode = 'pipeline';
       } catch (error) {
         if (!(error instanceof MongoServerError) || mode === 'pipeline') throw error;
-        this.clockMode = 'cas'; // e.g. FerretDB 1.x: no update pipelines
+        this.clockMode = 'cas'; // e.g. FerretDB: no $$NOW in update pipelines
         opened = this.clockSeen = await this.openClock('cas');
       }
     }
@@ -357,10 +351,16 @@ class MongoStore implements AssetStore {
   /**
    * Records written around the store (restores, imports) still push the clock past them, so that stamps stay
    * unique and increasing. Readers need not wait for it: they list nothing above the clock. One query on the
-   * `feed` index (on FerretDB, which pushes down no sort, a scan of the collection).
+   * `feed` index, bounded below by the clock: an engine that sorts after its index scan (DocumentDB) reads only
+   * the records above the clock, usually none.
    */
   private async catchUpClock(): Promise<void> {
-    const latest = await this.assets.find({}, { projection: { modified: 1 }, sort: { modified: -1 }, limit: 1 }).next();
+    const latest = await this.assets
+      .find(
+        { modified: { $gt: this.clockAtOpen } },
+        { projection: { modified: 1 }, sort: { modified: -1 }, limit: 1, hint: INDEX.feed },
+      )
+      .next();
     if (latest === null || Number(latest.modified) <= this.clockAtOpen) return;
     await this.pushClock(Number(latest.modified));
   }
@@ -390,8 +390,8 @@ class MongoStore implements AssetStore {
 
   /**
    * In CAS mode this node's clock and day-counter updates go one at a time: concurrent clock updates would only
-   * fail and retry against each other, and on a server whose updates are not atomic (FerretDB) both kinds could
-   * overwrite each other. Nodes still race one another (through the compare-and-set on `v`, and `$inc`).
+   * fail and retry against each other. Nodes still race one another (through the compare-and-set on `v`, and
+   * `$inc`).
    */
   private inClockQueue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.clockQueue.then(work, work);
@@ -433,7 +433,7 @@ class MongoStore implements AssetStore {
       { returnDocument: 'after' },
     );
     if (!doc) throw new Error('the clock document is missing');
-    const entry = (doc.inflight ?? []).find((tick) => tick.t === doc.t);
+    const entry = doc.inflight.find((tick) => tick.t === doc.t);
     if (!entry) throw new Error('the clock lost the tick it just handed out');
     return { entry: { t: Number(entry.t), exp: Number(entry.exp) }, deadline: sent + LEASE_MS - WRITE_MARGIN_MS };
   }
@@ -455,7 +455,7 @@ class MongoStore implements AssetStore {
       if (!current) throw new Error('the clock document is missing');
       const t = Math.max(withinMillisecond(dbMs, nodeMicros()), Number(current.t) + 1);
       const entry: Tick = { t, exp: dbMs + LEASE_MS };
-      const live = (current.inflight ?? []).filter((tick) => tick.exp > dbMs);
+      const live = current.inflight.filter((tick) => tick.exp > dbMs);
       const after = await this.clock.findOneAndUpdate(
         { _id: CLOCK_ID, v: current.v },
         { $set: { t, inflight: [...live, entry] }, $inc: { v: 1 } },
@@ -518,10 +518,10 @@ class MongoStore implements AssetStore {
       dbMs = doc?.now instanceof Date ? doc.now.getTime() : Date.now();
     } else {
       doc = await this.clock.findOne({ _id: CLOCK_ID }, session ? { session } : {});
-      dbMs = doc && (doc.inflight ?? []).length > 0 ? await helloTime(this.db) : 0;
+      dbMs = doc && doc.inflight.length > 0 ? await helloTime(this.db) : 0;
     }
     if (!doc) throw new Error('the clock document is missing');
-    return { t: Number(doc.t), live: (doc.inflight ?? []).filter((tick) => tick.exp > dbMs) };
+    return { t: Number(doc.t), live: doc.inflight.filter((tick) => tick.exp > dbMs) };
   }
 
   /**
@@ -639,8 +639,8 @@ class MongoStore implements AssetStore {
         const clash = await this.whichDuplicate(error, record, counterKey);
         if (clash !== 'counter') await this.giveBackIndex(day, dayIndex);
         await this.abandon(held.entry);
-        // A clash on modified or on the day number can only come from a server whose single-document
-        // updates are not atomic (FerretDB); take a fresh tick and number.
+        // A clash on modified or on the day number can only come from records written around the clock and the
+        // counter (a bulk insert on another node before it pushes the clock, a restore); take a fresh tick and number.
         if (clash === 'id' || attempt >= MAX_ATTEMPTS) throw error;
         continue;
       }
@@ -655,6 +655,7 @@ class MongoStore implements AssetStore {
     record: AssetRecord,
     counterKey: string,
   ): Promise<'id' | 'modified' | 'counter'> {
+    // MongoDB names the clashing index's keys; DocumentDB does not, and then the record's keys are looked up.
     const pattern = error.keyPattern as Record<string, unknown> | undefined;
     if (pattern) {
       if ('counterKey' in pattern) return 'counter';
@@ -682,8 +683,7 @@ class MongoStore implements AssetStore {
 
   /**
    * Updates of one asset from this node go one at a time: all but the first of a concurrent group would lose the
-   * compare-and-set anyway, and on a server whose updates are not atomic (FerretDB) two could both win it.
-   * Updates from other nodes still meet this one in the compare-and-set on `rev`.
+   * compare-and-set anyway. Updates from other nodes still meet this one in the compare-and-set on `rev`.
    */
   update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordDraft): Promise<AssetRecord | 'conflict'> {
     return oneAtATime(this.updatesInFlight, id, () => this.updateNow(id, expectedRev, build));
@@ -732,7 +732,7 @@ class MongoStore implements AssetStore {
         if (!isDuplicateKey(error)) throw error; // outcome unknown: the tick stays in flight until its lease ends
         await this.abandon(held.entry);
         if (attempt >= MAX_ATTEMPTS) throw error;
-        continue; // a clash on modified: only on servers whose updates are not atomic (FerretDB)
+        continue; // a clash on modified: a record written around the clock (see create)
       }
       if (matched === 0) {
         await this.abandon(held.entry);
@@ -762,6 +762,7 @@ class MongoStore implements AssetStore {
         .find(filter, {
           projection,
           sort: { modified: query.descending ? -1 : 1 },
+          hint: query.mode === 'all' ? INDEX.listing_all : INDEX.listing,
           limit: query.limit,
           // The whole page in the first batch (the server's default is 101 documents): no getMore.
           batchSize: query.limit,

@@ -12,7 +12,7 @@ import { Client } from '../helpers/client.js';
 import { createAsset, toPending } from '../helpers/fixtures.js';
 import { KEYS, useScratch } from '../helpers/server.js';
 import { changeEvents, openChanges, type OpenedStream } from '../helpers/sse.js';
-import { ATOMIC_ONLY, bound, isFerretDb, reportFigures, sleep, toMicros } from './fixtures/common.js';
+import { bound, reportFigures, sleep, toMicros } from './fixtures/common.js';
 import { prepareStore, startChild, useChildServers, type ChildServer, type SharedStore } from './fixtures/child-server.js';
 import { clock, runWriter, type Version, type WriterStats } from './fixtures/feed-workload.js';
 import { StreamFollower, type FollowerResult } from './fixtures/stream-follower.js';
@@ -24,10 +24,6 @@ const CATCH_UP_MS = 30_000;
 /** decisions.md §11: a change reaches connected streams within 1 s on every store. */
 const LATENCY_BOUND_MS = bound('RELIABILITY_STREAM_LATENCY_MS', 1_000);
 const FAN_OUT = 1000;
-const ferret = (await isFerretDb()) && process.env.RELIABILITY_ON_FERRETDB !== '1';
-/** Across nodes the feed itself needs atomic updates of the clock document (feed.test.ts, fixtures/common.ts). */
-const multiNodeIt = ferret ? it.skip : it;
-const ATOMIC = ferret ? ` ${ATOMIC_ONLY}` : '';
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -166,8 +162,8 @@ describe('change stream: the feed guarantee over HTTP', () => {
     await completeness('one process', children);
   }, 120_000);
 
-  multiNodeIt(
-    `two server processes on one store: ${WRITERS / 2} writers each, ${FOLLOWERS} streams reconnecting at random to either${ATOMIC}`,
+  it(
+    `two server processes on one store: ${WRITERS / 2} writers each, ${FOLLOWERS} streams reconnecting at random to either`,
     async () => {
       const store = await prepareStore(scratch);
       children.push(...(await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })])));

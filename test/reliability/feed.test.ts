@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
 import { KEYS, useScratch } from '../helpers/server.js';
-import { ATOMIC_ONLY, bound, isFerretDb, reportFigures } from './fixtures/common.js';
+import { bound, reportFigures } from './fixtures/common.js';
 import { prepareStore, startChild, useChildServers, type ChildServer } from './fixtures/child-server.js';
 import {
   analyseFeed,
@@ -20,15 +20,6 @@ import {
 } from './fixtures/feed-workload.js';
 
 const WRITERS = 8;
-// RELIABILITY_ON_FERRETDB=1 runs them there anyway, to measure what FerretDB does.
-const ferret = (await isFerretDb()) && process.env.RELIABILITY_ON_FERRETDB !== '1';
-/**
- * Across nodes the feed rests on atomic updates of the shared clock document, which FerretDB lacks (see
- * fixtures/common.ts): that scenario is skipped there, with the reason in its name. One node queues its own clock
- * updates, so the one-process scenario runs on every store.
- */
-const multiNodeIt = ferret ? it.skip : it;
-const ATOMIC = ferret ? ` ${ATOMIC_ONLY}` : '';
 /** How long the writers write (ms); RELIABILITY_WRITE_MS overrides. */
 const WRITE_MS = bound('RELIABILITY_WRITE_MS', 4_000);
 const MAX_REQUESTS_PER_WRITER = 4_000;
@@ -142,7 +133,7 @@ describe('feed completeness under concurrent writers', () => {
     });
   }, 90_000);
 
-  multiNodeIt(`two server processes on one store: ${WRITERS / 2} writers each, the reader alternating between them${ATOMIC}`, async () => {
+  it(`two server processes on one store: ${WRITERS / 2} writers each, the reader alternating between them`, async () => {
     const store = await prepareStore(scratch);
     children.push(...(await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })])));
     const [a, b] = children as [ChildServer, ChildServer];

@@ -10,7 +10,7 @@ import { prepareStore, startChild, useChildServers } from './fixtures/child-serv
 import { Client } from '../helpers/client.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
 import type { AssetStore } from '../../src/store/types.js';
-import { ATOMIC_ONLY, bound, isFerretDb, reportFigures, toMicros } from './fixtures/common.js';
+import { bound, reportFigures, toMicros } from './fixtures/common.js';
 
 /** One change per request: the body's `data`, and where to find the value afterwards. */
 interface Change {
@@ -74,16 +74,6 @@ const CHANGES: Change[] = [
   nested(['assetCustodian', 'address', 'locality']),
   nested(['classification', 'description']),
 ];
-
-// RELIABILITY_ON_FERRETDB=1 runs them there anyway, to measure what FerretDB does.
-const ferret = (await isFerretDb()) && process.env.RELIABILITY_ON_FERRETDB !== '1';
-/**
- * Across processes the compare-and-set on `rev` must be atomic, which it is not on FerretDB (see
- * fixtures/common.ts): that scenario is skipped there, the reason in its name. One process queues its own updates
- * of an asset, so the one-process scenarios run on every store.
- */
-const multiNodeIt = ferret ? it.skip : it;
-const ATOMIC = ferret ? ` ${ATOMIC_ONLY}` : '';
 
 const ROUNDS = bound('RELIABILITY_LOST_UPDATE_ROUNDS', 10);
 const TIME_LIMIT_MS = 20_000;
@@ -217,7 +207,7 @@ describe('no lost update', () => {
     expect(tally.racesLost ?? 0, 'the requests raced').toBeGreaterThan(0);
   }, 60_000);
 
-  multiNodeIt(`the same across two server processes sharing one store${ATOMIC}`, async () => {
+  it(`the same across two server processes sharing one store`, async () => {
     const store = await prepareStore(scratch);
     const nodes = await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })]);
     children.push(...nodes);

@@ -145,7 +145,8 @@ describe('change streams (service, one node)', () => {
   it('lets a stream that starts far behind catch up page by page, then join the others', async () => {
     await setUp();
     const base = Date.now() * 1000 - 60_000_000;
-    // More than two pages of a stream's own reads (FerretDB scans the whole collection per query: kept small).
+    // More than two pages of a stream's own reads (kept small: on DocumentDB a page sorts every row after its
+    // position).
     await store.bulkInsert(Array.from({ length: 450 }, (_, i) => draftAt({ now: base + i * 10 })));
     const live = read(streams.open({ after: base + 449 * 10, mode: 'real', fields: [] }));
     const behind = read(streams.open({ mode: 'real', fields: [] }));

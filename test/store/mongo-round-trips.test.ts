@@ -4,7 +4,7 @@
  * are exactly those of the table in docs/performance.md ("The MongoDB path"): one more is a regression.
  *
  * The counts depend on how the store takes write stamps: `pipeline` (one atomic update with `$$NOW`, MongoDB) or
- * `cas` (a compare-and-set on the clock document, for servers without update pipelines such as FerretDB). On
+ * `cas` (a compare-and-set on the clock document, for servers without `$$NOW` in update pipelines such as FerretDB). On
  * FerretDB only `cas` runs; on MongoDB both do. Runs when MONGODB_URI is set.
  */
 import type { CommandStartedEvent } from 'mongodb';
@@ -16,7 +16,7 @@ import { serverForThisTest, useServer, type TestServer } from '../helpers/server
 import { createAsset, toPending, type Created } from '../helpers/fixtures.js';
 import { uploadFile } from '../helpers/uploads.js';
 import { changeEvents, openChanges } from '../helpers/sse.js';
-import { isFerretDb } from '../reliability/fixtures/common.js';
+import { mongoServerInfo } from '../helpers/mongo-server.js';
 
 const BASE_URI = process.env.MONGODB_URI;
 const API = '/api/0.1';
@@ -82,7 +82,7 @@ if (!BASE_URI) {
     it('counts the commands of every operation on a real server', () => {});
   });
 } else {
-  const ferret = await isFerretDb();
+  const ferret = (await mongoServerInfo(BASE_URI)).ferretDb;
   const modes: ClockMode[] = ferret ? ['cas'] : ['pipeline', 'cas'];
 
   describe.each(modes)('MongoDB round trips per operation, clock %s', (mode) => {
@@ -215,7 +215,8 @@ if (!BASE_URI) {
         await store.create((stamp) => seedDraft(stamp));
       });
       try {
-        // FerretDB has no update pipelines: the one tried first fails, and the store takes stamps by compare-and-set.
+        // FerretDB has no $$NOW in update pipelines: the one tried first fails, and the store takes stamps by
+        // compare-and-set.
         const probe = ferret ? ['findAndModify counters'] : [];
         const opened = store!.clockMode;
         expect(events.map(described)).toEqual([

@@ -1,12 +1,7 @@
 /**
  * The MongoDB store: the shared contract suite, then what only MongoDB needs (indexes, several nodes sharing one
- * clock and counter, a feed reader racing writers). Runs when MONGODB_URI is set (`.ci/run` starts FerretDB,
- * scripts/ferretdb.sh); every database it makes is unique to this file's run and dropped afterwards.
- *
- * FerretDB (1.x) has no transactions and its single-document updates are not atomic (it reads the document,
- * applies the update in its own process and writes it back). The tests that depend on that atomicity are
- * marked `[needs atomic updates: not on FerretDB]` and skipped there with that reason in their names; they run
- * on MongoDB.
+ * clock and counter, a feed reader racing writers). Runs when MONGODB_URI is set (`.ci/run` starts FerretDB 2 on
+ * DocumentDB, scripts/ferretdb.sh); every database it makes is unique to this file's run and dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
@@ -17,6 +12,7 @@ import { StoreBusyError, type AssetRecord, type AssetStore, type ListQuery } fro
 import { describeStoreContract, waitFor } from './contract.js';
 import { describeFileStoreContract } from './files-contract.js';
 import { DRAFT_ZONE, draftAt } from './fixtures/drafts.js';
+import { mongoServerInfo } from '../helpers/mongo-server.js';
 
 const BASE_URI = process.env.MONGODB_URI;
 const RUN = `t${process.pid}_${randomBytes(3).toString('hex')}`;
@@ -31,17 +27,6 @@ function withDatabase(uri: string, name: string): string {
 
 function freshDatabase(): string {
   return `${RUN}_${++databases}`;
-}
-
-async function serverInfo(uri: string): Promise<{ ferret: boolean; version: string }> {
-  const client = new MongoClient(uri);
-  try {
-    const info = await client.db('admin').command({ buildInfo: 1 });
-    const ferret = typeof info.ferretdbVersion === 'string' || info.ferretdb !== undefined;
-    return { ferret, version: ferret ? `FerretDB ${info.ferretdbVersion}` : `MongoDB ${info.version}` };
-  } finally {
-    await client.close();
-  }
 }
 
 async function dropDatabase(uri: string): Promise<void> {
@@ -83,9 +68,8 @@ if (!BASE_URI) {
     it('runs the store contract and the MongoDB tests against a real server', () => {});
   });
 } else {
-  const server = await serverInfo(BASE_URI);
-  const isFerret = server.ferret;
-  const ATOMIC = '[needs atomic updates: not on FerretDB]';
+  const server = await mongoServerInfo(BASE_URI);
+  const isFerret = server.ferretDb;
 
   afterAll(async () => {
     // Databases of tests that failed half-way.
@@ -148,7 +132,8 @@ if (!BASE_URI) {
     });
   });
   if (!isFerret) {
-    // MongoDB runs the compare-and-set clock too, so both clock paths are verified where they can be.
+    // MongoDB runs the compare-and-set clock too (on FerretDB it is the one `auto` takes), so both clock paths are
+    // verified where they can be.
     describeStoreContract(`mongo (${server.version}, clock cas)`, () => openFresh('cas'), { buildsOnStaleRev: true });
   }
 
@@ -161,7 +146,7 @@ if (!BASE_URI) {
   });
 
   describe(`MongoDB store on ${server.version}`, () => {
-    it('chooses the $$NOW clock on MongoDB and compare-and-set on FerretDB (no update pipelines)', async () => {
+    it('chooses the $$NOW clock on MongoDB and compare-and-set on FerretDB (no $$NOW in update pipelines)', async () => {
       const store = await openFresh();
       try {
         expect(store.clockMode).toBe(isFerret ? 'cas' : 'pipeline');
@@ -205,8 +190,7 @@ if (!BASE_URI) {
         expect(byName.get('asset_id_counter')?.unique).toBe(true);
         const clock = await db.collection('counters').findOne({ _id: 'clock' as never });
         expect(clock).toMatchObject({ t: expect.any(Number) });
-        // FerretDB drops the empty array of $setOnInsert; the store reads a missing list as empty.
-        expect(clock!.inflight ?? []).toEqual([]);
+        expect(clock!.inflight).toEqual([]);
       } finally {
         await client.close();
         await store.close();
@@ -254,8 +238,7 @@ if (!BASE_URI) {
       }
     });
 
-    // Two nodes racing `$inc` on one counter need atomic updates: FerretDB can hand both the same number.
-    it.skipIf(isFerret)(`keeps stamps unique and increasing across two nodes (two clients), and the day counter gap-free ${ATOMIC}`, async () => {
+    it('keeps stamps unique and increasing across two nodes (two clients), and the day counter gap-free', async () => {
       const name = freshDatabase();
       const one = await openFresh('auto', name);
       const two = await openMongoStore({ uri: one.uri, timeZone: DRAFT_ZONE });
@@ -290,11 +273,9 @@ if (!BASE_URI) {
       }
     }, 120_000);
 
-    it.skipIf(isFerret)(
-      `lists every record of concurrent creates on two nodes as soon as they are answered ${ATOMIC}`,
+    it(
+      'lists every record of concurrent creates on two nodes as soon as they are answered',
       async () => {
-        // On FerretDB a lost or resurrected entry of the clock's in-flight list (its updates are not atomic)
-        // holds the feed back until that lease expires: complete later, but not "as soon as answered".
         const name = freshDatabase();
         const one = await openFresh('auto', name);
         const two = await openMongoStore({ uri: one.uri, timeZone: DRAFT_ZONE });
@@ -311,8 +292,8 @@ if (!BASE_URI) {
       },
     );
 
-    it.skipIf(isFerret)(
-      `lets exactly one of two nodes win a race on the same rev ${ATOMIC}`,
+    it(
+      'lets exactly one of two nodes win a race on the same rev',
       async () => {
         const name = freshDatabase();
         const one = await openFresh('auto', name);
@@ -334,8 +315,8 @@ if (!BASE_URI) {
       },
     );
 
-    it.skipIf(isFerret)(
-      `never lets a reader paging the feed skip a change made by concurrent writers on two nodes ${ATOMIC}`,
+    it(
+      'never lets a reader paging the feed skip a change made by concurrent writers on two nodes',
       async () => {
         const name = freshDatabase();
         const one = await openFresh('auto', name);

@@ -267,9 +267,13 @@ class Node {
   }
 }
 
+/** An unknown top-level key: the original reports these after the fields it knows. */
+const unknownTopLevel = (finding: Finding): boolean => finding.rogue && finding.path.length === 1;
+
 function toEntries(found: readonly Finding[], conversion: boolean): ErrorEntry[] {
   const fields = new Map<string, Node>();
-  for (const finding of found) {
+  const ordered = [...found.filter((finding) => !unknownTopLevel(finding)), ...found.filter(unknownTopLevel)];
+  for (const finding of ordered) {
     const [top, ...rest] = finding.path;
     if (top === undefined) continue;
     let node = fields.get(String(top));

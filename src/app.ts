@@ -17,6 +17,7 @@ import headers, { requestId } from './plugins/headers.js';
 import draining from './plugins/draining.js';
 import connections from './plugins/connections.js';
 import hosts from './plugins/hosts.js';
+import cors from './plugins/cors.js';
 import serverIdCookie from './plugins/server-id.js';
 import rateLimit from './plugins/rate-limit.js';
 import auth, { ensureAuthFile, type ApiKeys } from './plugins/auth.js';
@@ -113,6 +114,8 @@ export async function buildApp({ config, store, keys, signingKey, logStream }: A
     maxPerClient: config.maxConnectionsPerClient,
   });
   await app.register(draining);
+  // Preflights are answered before the cookie, rate and key checks: browsers send them without any of those.
+  await app.register(cors, { origins: config.corsOrigins });
   await app.register(serverIdCookie, { serverId: config.serverId, secret: config.cookieSecret });
   await app.register(rateLimit, {
     max: config.rateLimitMax,

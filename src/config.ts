@@ -61,6 +61,8 @@ export interface Config {
   keepAliveTimeout: number;
   /** Connections one TCP peer address may hold open at once. */
   maxConnectionsPerClient: number;
+  /** Origins whose pages may write and send preflights (CORS); reads answer any origin. */
+  corsOrigins: string[];
 }
 
 /** The settings by name, as the schema checks and converts them; unset ones without a default stay absent. */
@@ -97,6 +99,7 @@ interface Settings {
   REQUEST_TIMEOUT: number;
   KEEP_ALIVE_TIMEOUT: number;
   MAX_CONNECTIONS_PER_CLIENT: number;
+  CORS_ORIGINS?: string;
 }
 
 /**
@@ -299,6 +302,15 @@ export const SETTINGS_SCHEMA: JSONSchemaType<Settings> = {
       default: '127.0.0.1',
       description: 'address the metrics listener listens on (with `METRICS_PORT`)',
     },
+    CORS_ORIGINS: {
+      type: 'string',
+      nullable: true,
+      pattern: '^https?://[^/?#,\\s]+( *, *https?://[^/?#,\\s]+)*$',
+      'x-value': 'origins (`https://broker.example.org`), comma-separated',
+      'x-default': 'none',
+      description:
+        'pages on these origins may write (POST, PUT, PATCH, with credentials) and get preflights answered (CORS); public reads answer any origin',
+    },
   },
   required: [],
   additionalProperties: false,
@@ -435,6 +447,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     requestTimeout: s.REQUEST_TIMEOUT,
     keepAliveTimeout: s.KEEP_ALIVE_TIMEOUT,
     maxConnectionsPerClient: s.MAX_CONNECTIONS_PER_CLIENT,
+    corsOrigins: s.CORS_ORIGINS === undefined ? [] : s.CORS_ORIGINS.split(',').map((origin) => origin.trim()),
   };
 }
 

@@ -160,6 +160,17 @@ describe('settings (decisions.md §1)', () => {
     });
   });
 
+  it('CORS_ORIGINS: none by default; a comma-separated list of origins; a path or a bare host is refused', () => {
+    expect(loadConfig({}, []).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://broker.example.org, http://127.0.0.1:8080' }, []).corsOrigins).toEqual([
+      'https://broker.example.org',
+      'http://127.0.0.1:8080',
+    ]);
+    for (const value of ['https://broker.example.org/', 'broker.example.org', 'https://a.example.org/page']) {
+      expect(() => loadConfig({ CORS_ORIGINS: value }, [])).toThrow('CORS_ORIGINS must be origins');
+    }
+  });
+
   it('AUTH_FILE overrides the key file inside DATA_DIR', () => {
     expect(loadConfig({ DATA_DIR: '/d', AUTH_FILE: '/etc/registry/keys.ini' }, []).authFile).toBe('/etc/registry/keys.ini');
   });

@@ -69,13 +69,15 @@ export function md5HashProblem(value: string): string | undefined {
 
 /**
  * Teaches an Ajv instance every format the document uses: the standard ones (date-time, iso-date-time, email,
- * uri, int64) from ajv-formats, the code lists, `md5` and `md5-hash`. Anyone validating against src/generated/schemas.json
- * needs this.
+ * uri, int64, binary) from ajv-formats, the code lists, `md5` and `md5-hash`. Anyone validating against src/generated/schemas.json
+ * needs this. `codeLists: false` checks a code's place but not its membership of the list: code-list membership is
+ * a rule of every write, not a promise of what is stored (decisions.md §14).
  */
-export function addRegistryFormats(ajv: Ajv2020): Ajv2020 {
-  addFormats.default(ajv, ['date-time', 'iso-date-time', 'email', 'uri', 'int64']);
+export function addRegistryFormats(ajv: Ajv2020, { codeLists = true }: { codeLists?: boolean } = {}): Ajv2020 {
+  addFormats.default(ajv, ['date-time', 'iso-date-time', 'email', 'uri', 'int64', 'binary']);
   for (const [name, format] of Object.entries(CODE_FORMATS)) {
-    ajv.addFormat(name, { type: 'string', validate: format.validate });
+    // Without code lists, any string passes: what may be stored (an import keeps the original's codes, §14).
+    ajv.addFormat(name, { type: 'string', validate: codeLists ? format.validate : () => true });
   }
   ajv.addFormat('md5', { type: 'string', validate: isMd5 });
   ajv.addFormat('md5-hash', { type: 'string', validate: (value: string) => md5HashProblem(value) === undefined });

@@ -1,11 +1,17 @@
 /** The error envelope of every failed request: `{ status: "error", errors: [{ location, name, description }] }`. */
 import type { components } from '../generated/openapi.js';
 
-export type ErrorEntry = components['schemas']['ErrorEntry'];
+/**
+ * What is wrong, in the shapes the document's `ErrorDescription` describes in words (it declares no type: a union
+ * of a string, lists and a recursive object is what generators misread).
+ */
+export type ErrorDescription = string | (string | string[] | ErrorFieldDescriptions)[] | ErrorFieldDescriptions;
+export interface ErrorFieldDescriptions {
+  [field: string]: ErrorDescription;
+}
+export type ErrorEntry = Omit<components['schemas']['ErrorEntry'], 'description'> & { description: ErrorDescription };
 export type ErrorLocation = ErrorEntry['location'];
-export type ErrorDescription = ErrorEntry['description'];
-export type ErrorFieldDescriptions = components['schemas']['ErrorFieldDescriptions'];
-export type ErrorEnvelope = components['schemas']['Error'];
+export type ErrorEnvelope = Omit<components['schemas']['Error'], 'errors'> & { errors: ErrorEntry[] };
 
 /** A refusal with its HTTP status; thrown anywhere, rendered by plugins/errors.ts. */
 export class ApiError extends Error {

@@ -150,6 +150,13 @@ interface OriginalRevision {
   changes: Operation[];
 }
 
+const PATCH_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+
+/** An RFC 6902 operation by its shape (`op` and `path`); whether it applies is the rebuild's to find out. */
+function isOperation(value: JsonValue): value is JsonObject & Operation {
+  return isJsonObject(value) && typeof value.op === 'string' && PATCH_OPS.has(value.op) && typeof value.path === 'string';
+}
+
 function originalRevisions(value: JsonValue | undefined): OriginalRevision[] | string {
   if (!Array.isArray(value)) return 'no revisions';
   if (value.length === 0) return 'no revisions';
@@ -158,8 +165,10 @@ function originalRevisions(value: JsonValue | undefined): OriginalRevision[] | s
     if (!isJsonObject(revision) || typeof revision.date !== 'string' || !Array.isArray(revision.changes)) {
       return `revision ${index + 1} has no date or changes`;
     }
+    const changes = revision.changes;
+    if (!changes.every(isOperation)) return `revision ${index + 1} has a change that is no JSON Patch operation`;
     const author = typeof revision.author === 'string' ? revision.author : '';
-    revisions.push({ author, date: revision.date, changes: revision.changes as unknown as Operation[] });
+    revisions.push({ author, date: revision.date, changes });
   }
   return revisions;
 }

@@ -27,12 +27,22 @@ import { checkedFields } from './workflow.js';
 
 const ajv = addRegistryFormats(new Ajv2020({ allErrors: true, verbose: true, strict: true }));
 ajv.addSchema(schemas);
+/** The same schemas for what is stored: code lists are a rule of writes, not of what a store may hold (§14). */
+const storedAjv = addRegistryFormats(new Ajv2020({ allErrors: true, strict: true }), { codeLists: false });
+storedAjv.addSchema(schemas);
 
 const SCHEMA_ID = schemas.$id;
 
 /** The compiled validator of one component schema (e.g. `Asset`, `ListingPage`, `Error`), for response checks. */
 export function responseValidator<T = unknown>(schemaName: string): ValidateFunction<T> {
   const validate = ajv.getSchema<T>(`${SCHEMA_ID}#/$defs/${schemaName}`);
+  if (validate === undefined) throw new Error(`No schema named ${schemaName} in the OpenAPI document`);
+  return validate;
+}
+
+/** The validator of one component schema for stored values: as `responseValidator`, without the code lists. */
+export function storedValueValidator<T = unknown>(schemaName: string): ValidateFunction<T> {
+  const validate = storedAjv.getSchema<T>(`${SCHEMA_ID}#/$defs/${schemaName}`);
   if (validate === undefined) throw new Error(`No schema named ${schemaName} in the OpenAPI document`);
   return validate;
 }
@@ -270,11 +280,15 @@ class Node {
 /** The most field errors a 422 lists; past them, one more entry says how many were left out. */
 const LISTED_ERRORS = 100;
 
+/** An unknown top-level key: the original reports these after the fields it knows. */
+const unknownTopLevel = (finding: Finding): boolean => finding.rogue && finding.path.length === 1;
+
 function toEntries(found: readonly Finding[], conversion: boolean): ErrorEntry[] {
   const fields = new Map<string, Node>();
+  const ordered = [...found.filter((finding) => !unknownTopLevel(finding)), ...found.filter(unknownTopLevel)];
   let listed = 0;
   let leftOut = 0;
-  for (const finding of found) {
+  for (const finding of ordered) {
     const [top, ...rest] = finding.path;
     if (top === undefined) continue;
     if (listed === LISTED_ERRORS) {

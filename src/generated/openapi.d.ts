@@ -487,6 +487,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi-3.0.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document as OpenAPI 3.0.3, as JSON
+         * @description The same contract as `GET /openapi.json`, converted to OpenAPI 3.0.3 for tools that read 3.0 only (written
+         *     from the 3.1 document by @apiture/openapi-down-convert at `npm run generate`): `examples` become
+         *     `example`, `const` a one-value `enum`, numeric `exclusiveMinimum` the 3.0 `minimum` with
+         *     `exclusiveMinimum: true`.
+         */
+        get: operations["getOpenApi30Document"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -1090,16 +1113,7 @@ export interface components {
              * @example Нова назва
              */
             value?: unknown;
-        } & ({
-            /** @enum {unknown} */
-            op: "add" | "replace";
-            /** @description The member's new value. */
-            value: unknown;
-        } | {
-            /** @constant */
-            op: "remove";
-            value?: never;
-        });
+        };
         /**
          * AssetAtRevision
          * @description The asset as served right after one revision.
@@ -1149,20 +1163,6 @@ export interface components {
             data: components["schemas"]["Asset"];
         };
         /**
-         * ListingItem
-         * @description One listed asset: `id` and `dateModified`, plus the asset fields requested with `opt_fields` (those the
-         *     asset has).
-         * @example {
-         *       "id": "6aa3093c0b00447abefcacf9a11da277",
-         *       "dateModified": "2018-01-09T18:31:03.936033+02:00",
-         *       "status": "pending"
-         *     }
-         */
-        ListingItem: {
-            id: components["schemas"]["AssetId"];
-            dateModified: components["schemas"]["AssetDateModified"];
-        } & WithRequired<components["schemas"]["AssetFields"], "id" | "dateModified">;
-        /**
          * Page
          * @description Where the next (or previous) page of the feed is. Its query keeps `limit`, `descending`, `mode` and `opt_fields`.
          * @example {
@@ -1207,13 +1207,6 @@ export interface components {
          */
         ChangeStream: string;
         /**
-         * JsonpCall
-         * @description An answer wrapped for `opt_jsonp`: `/**\/<callback>(<json>);`, where `<json>` is the same object the
-         *     `application/json` answer of this status holds.
-         * @example /**\/callback({"data": {"id": "6aa3093c0b00447abefcacf9a11da277"}});
-         */
-        JsonpCall: string;
-        /**
          * Health
          * @description The registry and its store are serving.
          * @example {
@@ -1230,7 +1223,7 @@ export interface components {
         };
         /**
          * OpenApiDocument
-         * @description An OpenAPI 3.1 document (this one).
+         * @description An OpenAPI document (this one, as 3.1 or 3.0.3).
          * @example {
          *       "openapi": "3.1.0",
          *       "info": {
@@ -1322,9 +1315,11 @@ export interface components {
         ErrorLocation: "body" | "header" | "querystring" | "url" | "cookies" | "method";
         /**
          * ErrorDescription
-         * @description What is wrong: a message (a string), a list of messages, or for a nested field an object keyed by sub-field
-         *     (for a list field, a list holding one such object, or the element's own messages, per failing element), with
-         *     lists of messages at the leaves; `Rogue field` for unknown keys.
+         * @description What is wrong, as JSON of one of these shapes (declared without a type, since no one type holds them and
+         *     generators misread a union): a message (a string: `Rogue field` for an unknown key), a list of messages,
+         *     or for a nested field an object keyed by sub-field whose values have these same shapes (for a list field,
+         *     a list holding one such object, or the element's own messages, per failing element), with lists of
+         *     messages at the leaves.
          * @example [
          *       "This field is required."
          *     ]
@@ -1337,19 +1332,7 @@ export interface components {
          *     }
          * @example Not Found
          */
-        ErrorDescription: string | (string | string[] | components["schemas"]["ErrorFieldDescriptions"])[] | components["schemas"]["ErrorFieldDescriptions"];
-        /**
-         * ErrorFieldDescriptions
-         * @description What is wrong with each sub-field of a nested field, keyed by sub-field.
-         * @example {
-         *       "email": [
-         *         "telephone or email should be present"
-         *       ]
-         *     }
-         */
-        ErrorFieldDescriptions: {
-            [key: string]: components["schemas"]["ErrorDescription"];
-        };
+        ErrorDescription: unknown;
         /**
          * AssetStatus
          * @description Where the asset is in its workflow. A new asset is `draft` and is not listed; `pending` and later are
@@ -1419,16 +1402,24 @@ export interface components {
          */
         Quantity: number;
         /**
-         * AssetFields
-         * @description Every field an asset may hold, none required. The generated fields (`id`, `assetID`, `date`,
-         *     `dateModified`, `owner`, `documents`) are read-only: sent in a request they are checked and ignored. Which
-         *     other fields a caller may write depends on its role (see `PATCH`); the others are ignored too.
+         * AssetPatch
+         * @description Any subset of the asset's fields, merged into the asset; nested objects may be partial too, and the merged
+         *     asset must still be complete and valid (the rules of `AssetCreate`, `related-lot-when-active` among them).
+         *     The generated fields (`id`, `assetID`, `date`, `dateModified`, `owner`, `documents`) are read-only: sent
+         *     in a request they are checked and ignored. Which other fields a caller may write depends on its role (see
+         *     `PATCH`); the others are ignored too.
          * @example {
-         *       "title": "Земля для космодрому",
-         *       "quantity": 5
+         *       "status": "pending"
+         *     }
+         * @example {
+         *       "value": {
+         *         "amount": 120.5,
+         *         "currency": "UAH"
+         *       },
+         *       "title": "Земля для космодрому (друга черга)"
          *     }
          */
-        AssetFields: {
+        AssetPatch: {
             id?: components["schemas"]["AssetId"];
             assetID?: components["schemas"]["AssetHumanId"];
             date?: components["schemas"]["AssetDate"];
@@ -1439,11 +1430,8 @@ export interface components {
              *     make (an unknown status included) is refused with 403.
              */
             status?: components["schemas"]["AssetStatus"];
-            /**
-             * @description Must be `claimRights`; written at creation only.
-             * @example claimRights
-             */
-            assetType?: string;
+            /** @description Must be `claimRights`; written at creation only. */
+            assetType?: components["schemas"]["AssetType"];
             mode?: components["schemas"]["AssetMode"];
             title?: components["schemas"]["AssetTitle"];
             /**
@@ -1548,7 +1536,9 @@ export interface components {
         /**
          * AssetCreate
          * @description The fields of a new asset. `assetType`, `title`, `classification`, `value`, `unit`, `quantity` and
-         *     `assetCustodian` are required; `status` is ignored (a new asset is `draft`).
+         *     `assetCustodian` are required; `status` is ignored (a new asset is `draft`). Rule
+         *     `related-lot-when-active`: a complete asset whose `status` is `active` must name its lot in `relatedLot`
+         *     (422 otherwise); a plain schema cannot say so, the registry checks it (openapi/rules.yaml).
          * @example {
          *       "assetType": "claimRights",
          *       "title": "Земля для космодрому",
@@ -1599,47 +1589,123 @@ export interface components {
          *     }
          */
         AssetCreate: {
+            id?: components["schemas"]["AssetId"];
+            assetID?: components["schemas"]["AssetHumanId"];
+            date?: components["schemas"]["AssetDate"];
+            dateModified?: components["schemas"]["AssetDateModified"];
+            owner?: components["schemas"]["AssetOwner"];
+            /**
+             * @description The workflow state. Ignored at creation; in a PATCH it asks for a move, and a move the caller may not
+             *     make (an unknown status included) is refused with 403.
+             */
+            status?: components["schemas"]["AssetStatus"];
+            /** @description Must be `claimRights`; written at creation only. */
             assetType: components["schemas"]["AssetType"];
+            mode?: components["schemas"]["AssetMode"];
             title: components["schemas"]["AssetTitle"];
+            /**
+             * @description Name of the asset, in English.
+             * @example Land for a spaceport
+             */
+            title_en?: string;
+            /**
+             * @description Name of the asset, in Russian.
+             * @example Земля для космодрома
+             */
+            title_ru?: string;
+            /**
+             * @description Description of the asset, in Ukrainian.
+             * @example Права вимоги за кредитним договором
+             */
+            description?: string;
+            /**
+             * @description Description in English (the original registry's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            description_en?: string;
+            /**
+             * @description Description in Russian (the original registry's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            description_ru?: string;
+            /**
+             * @description Description in English (the specification's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            decription_en?: string;
+            /**
+             * @description Description in Russian (the specification's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            decription_ru?: string;
             classification: components["schemas"]["Classification"];
+            /**
+             * @description Further classifications in other schemes.
+             * @example [
+             *       {
+             *         "scheme": "ДКПП",
+             *         "id": "17.21.1",
+             *         "description": "папір і картон гофровані"
+             *       }
+             *     ]
+             */
+            additionalClassifications?: components["schemas"]["AdditionalClassification"][];
             value: components["schemas"]["Value"];
             unit: components["schemas"]["Unit"];
             quantity: components["schemas"]["Quantity"];
+            address?: components["schemas"]["Address"];
+            location?: components["schemas"]["Location"];
+            /**
+             * @description The assets the claim right covers.
+             * @example [
+             *       {
+             *         "description": "футляри до державних нагород",
+             *         "classification": {
+             *           "scheme": "CAV",
+             *           "id": "39513200-3",
+             *           "description": "Cartons"
+             *         },
+             *         "unit": {
+             *           "code": "H87",
+             *           "name": "item"
+             *         },
+             *         "quantity": 5
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["Item"][];
+            debt?: components["schemas"]["Debt"];
             assetCustodian: components["schemas"]["Organization"];
-        } & (WithRequired<components["schemas"]["AssetFields"], "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & components["schemas"]["RelatedLotWhenActive"]);
-        /**
-         * AssetPatch
-         * @description Any subset of the asset's fields, merged into the asset. Nested objects may be partial too; the merged
-         *     asset must still be complete and valid.
-         * @example {
-         *       "status": "pending"
-         *     }
-         * @example {
-         *       "value": {
-         *         "amount": 120.5,
-         *         "currency": "UAH"
-         *       },
-         *       "title": "Земля для космодрому (друга черга)"
-         *     }
-         */
-        AssetPatch: components["schemas"]["AssetFields"];
-        /**
-         * RelatedLotWhenActive
-         * @description An `active` asset must name its lot in `relatedLot`.
-         * @example {
-         *       "status": "active",
-         *       "relatedLot": "b5ca6aa850694154b6a5f6db4e65f5da"
-         *     }
-         */
-        RelatedLotWhenActive: {
-            /** @description The workflow state; the rule applies when it is `active`. */
-            status?: unknown;
-            /** @description The lot of the asset. */
-            relatedLot?: unknown;
+            /**
+             * @description `id` of the lot the asset belongs to, 32 hexadecimal characters. Required while `active`; cleared by the
+             *     move from `active` back to `pending`.
+             */
+            relatedLot?: components["schemas"]["Md5"];
+            /**
+             * @description The latest version of each document attached to the asset, oldest `dateModified` first; older versions
+             *     are on `GET /assets/{asset_id}/documents`. Documents are attached there: `documents` sent in the
+             *     asset's own POST or PATCH is ignored, whatever it holds.
+             * @example [
+             *       {
+             *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+             *         "title": "notice.pdf",
+             *         "format": "application/pdf",
+             *         "documentType": "notice",
+             *         "documentOf": "asset",
+             *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+             *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+             *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+             *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+             *         "author": "asset_owner"
+             *       }
+             *     ]
+             */
+            readonly documents?: components["schemas"]["Document"][];
         };
         /**
          * Asset
-         * @description A claim-right asset as the registry serves it. Fields without a value are left out.
+         * @description A claim-right asset as the registry serves it. Fields without a value are left out. An `active` asset
+         *     names its lot in `relatedLot` (rule `related-lot-when-active`).
          * @example {
          *       "id": "b1845029a72a4077aeff912604721ee7",
          *       "assetID": "UA-AR-DGF-2018-01-09-000003",
@@ -1730,20 +1796,243 @@ export interface components {
          *     }
          */
         Asset: {
-            status: components["schemas"]["AssetStatus"];
-            assetType: components["schemas"]["AssetType"];
             id: components["schemas"]["AssetId"];
             assetID: components["schemas"]["AssetHumanId"];
             date: components["schemas"]["AssetDate"];
             dateModified: components["schemas"]["AssetDateModified"];
             owner: components["schemas"]["AssetOwner"];
+            /**
+             * @description The workflow state. Ignored at creation; in a PATCH it asks for a move, and a move the caller may not
+             *     make (an unknown status included) is refused with 403.
+             */
+            status: components["schemas"]["AssetStatus"];
+            /** @description Must be `claimRights`; written at creation only. */
+            assetType: components["schemas"]["AssetType"];
+            mode?: components["schemas"]["AssetMode"];
             title: components["schemas"]["AssetTitle"];
+            /**
+             * @description Name of the asset, in English.
+             * @example Land for a spaceport
+             */
+            title_en?: string;
+            /**
+             * @description Name of the asset, in Russian.
+             * @example Земля для космодрома
+             */
+            title_ru?: string;
+            /**
+             * @description Description of the asset, in Ukrainian.
+             * @example Права вимоги за кредитним договором
+             */
+            description?: string;
+            /**
+             * @description Description in English (the original registry's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            description_en?: string;
+            /**
+             * @description Description in Russian (the original registry's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            description_ru?: string;
+            /**
+             * @description Description in English (the specification's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            decription_en?: string;
+            /**
+             * @description Description in Russian (the specification's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            decription_ru?: string;
             classification: components["schemas"]["Classification"];
+            /**
+             * @description Further classifications in other schemes.
+             * @example [
+             *       {
+             *         "scheme": "ДКПП",
+             *         "id": "17.21.1",
+             *         "description": "папір і картон гофровані"
+             *       }
+             *     ]
+             */
+            additionalClassifications?: components["schemas"]["AdditionalClassification"][];
             value: components["schemas"]["Value"];
             unit: components["schemas"]["Unit"];
             quantity: components["schemas"]["Quantity"];
+            address?: components["schemas"]["Address"];
+            location?: components["schemas"]["Location"];
+            /**
+             * @description The assets the claim right covers.
+             * @example [
+             *       {
+             *         "description": "футляри до державних нагород",
+             *         "classification": {
+             *           "scheme": "CAV",
+             *           "id": "39513200-3",
+             *           "description": "Cartons"
+             *         },
+             *         "unit": {
+             *           "code": "H87",
+             *           "name": "item"
+             *         },
+             *         "quantity": 5
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["Item"][];
+            debt?: components["schemas"]["Debt"];
             assetCustodian: components["schemas"]["Organization"];
-        } & (WithRequired<components["schemas"]["AssetFields"], "id" | "assetID" | "date" | "dateModified" | "owner" | "status" | "assetType" | "title" | "classification" | "value" | "unit" | "quantity" | "assetCustodian"> & WithRequired<components["schemas"]["RelatedLotWhenActive"], "status">);
+            /**
+             * @description `id` of the lot the asset belongs to, 32 hexadecimal characters. Required while `active`; cleared by the
+             *     move from `active` back to `pending`.
+             */
+            relatedLot?: components["schemas"]["Md5"];
+            /**
+             * @description The latest version of each document attached to the asset, oldest `dateModified` first; older versions
+             *     are on `GET /assets/{asset_id}/documents`. Documents are attached there: `documents` sent in the
+             *     asset's own POST or PATCH is ignored, whatever it holds.
+             * @example [
+             *       {
+             *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+             *         "title": "notice.pdf",
+             *         "format": "application/pdf",
+             *         "documentType": "notice",
+             *         "documentOf": "asset",
+             *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+             *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+             *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+             *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+             *         "author": "asset_owner"
+             *       }
+             *     ]
+             */
+            readonly documents?: components["schemas"]["Document"][];
+        };
+        /**
+         * ListingItem
+         * @description One listed asset: `id` and `dateModified`, plus the asset fields requested with `opt_fields` (those the
+         *     asset has).
+         * @example {
+         *       "id": "6aa3093c0b00447abefcacf9a11da277",
+         *       "dateModified": "2018-01-09T18:31:03.936033+02:00",
+         *       "status": "pending"
+         *     }
+         */
+        ListingItem: {
+            id: components["schemas"]["AssetId"];
+            assetID?: components["schemas"]["AssetHumanId"];
+            date?: components["schemas"]["AssetDate"];
+            dateModified: components["schemas"]["AssetDateModified"];
+            owner?: components["schemas"]["AssetOwner"];
+            /**
+             * @description The workflow state. Ignored at creation; in a PATCH it asks for a move, and a move the caller may not
+             *     make (an unknown status included) is refused with 403.
+             */
+            status?: components["schemas"]["AssetStatus"];
+            /** @description Must be `claimRights`; written at creation only. */
+            assetType?: components["schemas"]["AssetType"];
+            mode?: components["schemas"]["AssetMode"];
+            title?: components["schemas"]["AssetTitle"];
+            /**
+             * @description Name of the asset, in English.
+             * @example Land for a spaceport
+             */
+            title_en?: string;
+            /**
+             * @description Name of the asset, in Russian.
+             * @example Земля для космодрома
+             */
+            title_ru?: string;
+            /**
+             * @description Description of the asset, in Ukrainian.
+             * @example Права вимоги за кредитним договором
+             */
+            description?: string;
+            /**
+             * @description Description in English (the original registry's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            description_en?: string;
+            /**
+             * @description Description in Russian (the original registry's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            description_ru?: string;
+            /**
+             * @description Description in English (the specification's spelling; kept as sent).
+             * @example Claim rights under a loan agreement
+             */
+            decription_en?: string;
+            /**
+             * @description Description in Russian (the specification's spelling; kept as sent).
+             * @example Права требования по кредитному договору
+             */
+            decription_ru?: string;
+            classification?: components["schemas"]["Classification"];
+            /**
+             * @description Further classifications in other schemes.
+             * @example [
+             *       {
+             *         "scheme": "ДКПП",
+             *         "id": "17.21.1",
+             *         "description": "папір і картон гофровані"
+             *       }
+             *     ]
+             */
+            additionalClassifications?: components["schemas"]["AdditionalClassification"][];
+            value?: components["schemas"]["Value"];
+            unit?: components["schemas"]["Unit"];
+            quantity?: components["schemas"]["Quantity"];
+            address?: components["schemas"]["Address"];
+            location?: components["schemas"]["Location"];
+            /**
+             * @description The assets the claim right covers.
+             * @example [
+             *       {
+             *         "description": "футляри до державних нагород",
+             *         "classification": {
+             *           "scheme": "CAV",
+             *           "id": "39513200-3",
+             *           "description": "Cartons"
+             *         },
+             *         "unit": {
+             *           "code": "H87",
+             *           "name": "item"
+             *         },
+             *         "quantity": 5
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["Item"][];
+            debt?: components["schemas"]["Debt"];
+            assetCustodian?: components["schemas"]["Organization"];
+            /**
+             * @description `id` of the lot the asset belongs to, 32 hexadecimal characters. Required while `active`; cleared by the
+             *     move from `active` back to `pending`.
+             */
+            relatedLot?: components["schemas"]["Md5"];
+            /**
+             * @description The latest version of each document attached to the asset, oldest `dateModified` first; older versions
+             *     are on `GET /assets/{asset_id}/documents`. Documents are attached there: `documents` sent in the
+             *     asset's own POST or PATCH is ignored, whatever it holds.
+             * @example [
+             *       {
+             *         "id": "9b3e4d7e1fa54f3c8f6a3b2c1d0e9f8a",
+             *         "title": "notice.pdf",
+             *         "format": "application/pdf",
+             *         "documentType": "notice",
+             *         "documentOf": "asset",
+             *         "url": "http://127.0.0.1:6543/api/0.1/ds/get/0f1e2d3c4b5a69788796a5b4c3d2e1f0?KeyID=dbb5069b&Signature=jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW%2BAYifD1vm6s1A4h3pk7Tgvmj%2BpeAbikb4xNJlhL8jFMsiKjvRzDw%3D%3D",
+             *         "hash": "md5:9e107d9d372bb6826bd81d3542a419d6",
+             *         "datePublished": "2018-01-09T18:31:04.117321+02:00",
+             *         "dateModified": "2018-01-09T18:31:04.117321+02:00",
+             *         "author": "asset_owner"
+             *       }
+             *     ]
+             */
+            readonly documents?: components["schemas"]["Document"][];
+        };
         /**
          * Md5
          * @description An identifier of 32 hexadecimal characters, either case (as the original registry's MD5 type).
@@ -1941,15 +2230,21 @@ export interface components {
              */
             agreementNumber?: string;
             /**
-             * Format: iso-date-time
              * @description Date of the agreement (of the last signature when there were several); kept as sent.
              * @example 2017-08-16T12:30:17.615196+03:00
              */
-            dateSigned?: string;
+            dateSigned?: components["schemas"]["LocalDateTime"];
             debtorType?: components["schemas"]["DebtorType"];
             value?: components["schemas"]["DebtValue"];
             debtCurrencyValue?: components["schemas"]["DebtCurrencyValue"];
         };
+        /**
+         * LocalDateTime
+         * @description An ISO 8601 date and time whose offset may be left out (then it is the registry's time zone); the
+         *     registry also refuses a date that does not exist (`2017-02-30`).
+         * @example 2017-08-16T12:30:17.615196+03:00
+         */
+        LocalDateTime: string;
         /**
          * DebtValue
          * @description The whole indebtedness, in hryvnias.
@@ -2179,7 +2474,9 @@ export interface components {
         };
         /**
          * ContactPoint
-         * @description Whom to contact. At least one of `telephone` and `email` must be given.
+         * @description Whom to contact. Rule `contact-email-or-telephone`: at least one of `telephone` and `email` must be given
+         *     (422 `telephone or email should be present` otherwise); a plain schema cannot say so, the registry checks
+         *     it (openapi/rules.yaml).
          * @example {
          *       "name": "Державне управління справами",
          *       "telephone": "0440000000"
@@ -2223,12 +2520,6 @@ export interface components {
              * @example http://www.dus.gov.ua/
              */
             url?: string;
-        } | {
-            /** @description A telephone number. */
-            telephone: unknown;
-        } | {
-            /** @description An e-mail address. */
-            email: unknown;
         };
         /**
          * Location
@@ -2383,6 +2674,7 @@ export interface components {
          */
         FileUpload: {
             /**
+             * Format: binary
              * @description The file, with its file name and (optionally) its content type in the part's headers.
              * @example %PDF-1.7 …
              */
@@ -2493,15 +2785,15 @@ export interface components {
          */
         Md5Hash: string;
         /**
-         * DocumentFields
-         * @description Every field a document may hold, none required. `id`, `datePublished`, `dateModified` and `author` are
-         *     generated: sent in a request they are checked and ignored.
+         * DocumentInput
+         * @description Any subset of a document's fields, as a `PATCH` sends them. `url` and `hash` are accepted and ignored
+         *     there (a new file is a new version), and so are the generated fields (`id`, `datePublished`,
+         *     `dateModified` and `author`: sent in a request they are checked and ignored).
          * @example {
-         *       "title": "notice.pdf",
-         *       "documentType": "notice"
+         *       "description": "Повідомлення про продаж (виправлене)"
          *     }
          */
-        DocumentFields: {
+        DocumentInput: {
             id?: components["schemas"]["DocumentId"];
             documentType?: components["schemas"]["DocumentType"];
             title?: components["schemas"]["DocumentTitle"];
@@ -2546,15 +2838,6 @@ export interface components {
             author?: components["schemas"]["DocumentAuthor"];
         };
         /**
-         * DocumentInput
-         * @description Any subset of a document's fields, as a `PATCH` sends them. `url` and `hash` are accepted and ignored
-         *     there (a new file is a new version), and so are the generated fields.
-         * @example {
-         *       "description": "Повідомлення про продаж (виправлене)"
-         *     }
-         */
-        DocumentInput: components["schemas"]["DocumentFields"];
-        /**
          * DocumentCreate
          * @description A new document, or a new version of one: `title`, `format`, `url` and `hash` are required (usually as the
          *     upload answered them). A new version keeps the other fields of the previous one unless sent.
@@ -2567,11 +2850,49 @@ export interface components {
          *     }
          */
         DocumentCreate: {
+            id?: components["schemas"]["DocumentId"];
+            documentType?: components["schemas"]["DocumentType"];
             title: components["schemas"]["DocumentTitle"];
+            /**
+             * @description The title in English.
+             * @example notice.pdf
+             */
+            title_en?: string;
+            /**
+             * @description The title in Russian.
+             * @example notice.pdf
+             */
+            title_ru?: string;
+            /**
+             * @description What the document says.
+             * @example Повідомлення про продаж
+             */
+            description?: string;
+            /**
+             * @description The description in English.
+             * @example Notice of sale
+             */
+            description_en?: string;
+            /**
+             * @description The description in Russian.
+             * @example Уведомление о продаже
+             */
+            description_ru?: string;
             format: components["schemas"]["MediaType"];
             url: components["schemas"]["DocumentUrl"];
             hash: components["schemas"]["Md5Hash"];
-        } & WithRequired<components["schemas"]["DocumentFields"], "title" | "format" | "url" | "hash">;
+            datePublished?: components["schemas"]["DocumentDatePublished"];
+            dateModified?: components["schemas"]["DocumentDateModified"];
+            /**
+             * @description ISO 639-1 or BCP 47 language tag of the text.
+             * @example uk
+             */
+            language?: string;
+            documentOf?: components["schemas"]["DocumentOf"];
+            /** @description Identifier of the related lot or item, 32 hexadecimal characters. */
+            relatedItem?: components["schemas"]["Md5"];
+            author?: components["schemas"]["DocumentAuthor"];
+        };
         /**
          * Document
          * @description One version of a document attached to the asset, as the registry serves it.
@@ -2590,15 +2911,48 @@ export interface components {
          */
         Document: {
             id: components["schemas"]["DocumentId"];
+            documentType?: components["schemas"]["DocumentType"];
             title: components["schemas"]["DocumentTitle"];
+            /**
+             * @description The title in English.
+             * @example notice.pdf
+             */
+            title_en?: string;
+            /**
+             * @description The title in Russian.
+             * @example notice.pdf
+             */
+            title_ru?: string;
+            /**
+             * @description What the document says.
+             * @example Повідомлення про продаж
+             */
+            description?: string;
+            /**
+             * @description The description in English.
+             * @example Notice of sale
+             */
+            description_en?: string;
+            /**
+             * @description The description in Russian.
+             * @example Уведомление о продаже
+             */
+            description_ru?: string;
             format: components["schemas"]["MediaType"];
             url: components["schemas"]["DocumentUrl"];
             hash: components["schemas"]["Md5Hash"];
             datePublished: components["schemas"]["DocumentDatePublished"];
             dateModified: components["schemas"]["DocumentDateModified"];
+            /**
+             * @description ISO 639-1 or BCP 47 language tag of the text.
+             * @example uk
+             */
+            language?: string;
             documentOf: components["schemas"]["DocumentOf"];
+            /** @description Identifier of the related lot or item, 32 hexadecimal characters. */
+            relatedItem?: components["schemas"]["Md5"];
             author: components["schemas"]["DocumentAuthor"];
-        } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
+        };
         /**
          * DocumentWithVersions
          * @description The latest version of a document, with `previousVersions` once it has more than one.
@@ -2616,13 +2970,46 @@ export interface components {
          */
         DocumentWithVersions: {
             id: components["schemas"]["DocumentId"];
+            documentType?: components["schemas"]["DocumentType"];
             title: components["schemas"]["DocumentTitle"];
+            /**
+             * @description The title in English.
+             * @example notice.pdf
+             */
+            title_en?: string;
+            /**
+             * @description The title in Russian.
+             * @example notice.pdf
+             */
+            title_ru?: string;
+            /**
+             * @description What the document says.
+             * @example Повідомлення про продаж
+             */
+            description?: string;
+            /**
+             * @description The description in English.
+             * @example Notice of sale
+             */
+            description_en?: string;
+            /**
+             * @description The description in Russian.
+             * @example Уведомление о продаже
+             */
+            description_ru?: string;
             format: components["schemas"]["MediaType"];
             url: components["schemas"]["DocumentUrl"];
             hash: components["schemas"]["Md5Hash"];
             datePublished: components["schemas"]["DocumentDatePublished"];
             dateModified: components["schemas"]["DocumentDateModified"];
+            /**
+             * @description ISO 639-1 or BCP 47 language tag of the text.
+             * @example uk
+             */
+            language?: string;
             documentOf: components["schemas"]["DocumentOf"];
+            /** @description Identifier of the related lot or item, 32 hexadecimal characters. */
+            relatedItem?: components["schemas"]["Md5"];
             author: components["schemas"]["DocumentAuthor"];
             /**
              * @description The document's older versions, oldest first; absent while it has only one.
@@ -2641,7 +3028,7 @@ export interface components {
              *     ]
              */
             previousVersions?: components["schemas"]["Document"][];
-        } & WithRequired<components["schemas"]["DocumentFields"], "id" | "title" | "format" | "url" | "hash" | "datePublished" | "dateModified" | "documentOf" | "author">;
+        };
     };
     responses: {
         /**
@@ -2652,6 +3039,10 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2677,6 +3068,10 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2710,6 +3105,10 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2738,6 +3137,10 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2768,6 +3171,10 @@ export interface components {
         OwnershipForbidden: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2796,6 +3203,10 @@ export interface components {
         OwnershipNotFound: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2825,6 +3236,10 @@ export interface components {
         OwnershipUnprocessable: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2859,6 +3274,10 @@ export interface components {
         TransferNotFound: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2890,6 +3309,10 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 [name: string]: unknown;
             };
             content: {
@@ -2912,6 +3335,10 @@ export interface components {
         MethodNotAllowed: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 /**
                  * @description The methods the path accepts.
                  * @example GET, HEAD, PATCH
@@ -2939,6 +3366,10 @@ export interface components {
         Conflict: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2967,6 +3398,10 @@ export interface components {
         BadHost: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 [name: string]: unknown;
             };
             content: {
@@ -2997,6 +3432,10 @@ export interface components {
                  * @example close
                  */
                 Connection?: "close";
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 [name: string]: unknown;
             };
             content: {
@@ -3022,6 +3461,10 @@ export interface components {
         PreconditionFailed: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 /**
                  * @description `SERVER_ID=<signed node name>; Path=/; HttpOnly; SameSite=Lax`, the fresh cluster cookie: repeat the
                  *     request with this cookie (`Cookie: SERVER_ID=<value>`), and send it on every later request.
@@ -3050,6 +3493,10 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3075,6 +3522,10 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3103,6 +3554,10 @@ export interface components {
         UnprocessableEntity: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3141,6 +3596,10 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3176,6 +3635,10 @@ export interface components {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 "Retry-After": components["headers"]["RetryAfterShuttingDown"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 [name: string]: unknown;
             };
             content: {
@@ -3204,6 +3667,10 @@ export interface components {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 "Retry-After": components["headers"]["RetryAfterShuttingDown"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 [name: string]: unknown;
             };
             content: {
@@ -3230,6 +3697,10 @@ export interface components {
         TooManyStreams: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3266,6 +3737,10 @@ export interface components {
         DocumentForbidden: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3295,6 +3770,10 @@ export interface components {
         DocumentUnprocessable: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3320,6 +3799,10 @@ export interface components {
         FilePartMissing: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3345,6 +3828,10 @@ export interface components {
         FileTooLarge: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3370,6 +3857,10 @@ export interface components {
         FileForbidden: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3395,6 +3886,10 @@ export interface components {
         FileNotFound: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3423,6 +3918,10 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3491,7 +3990,7 @@ export interface components {
          *     lists real assets, as without it (as the original did).
          * @example _all_
          */
-        Mode: ("test" | "_all_") | string;
+        Mode: string;
         /**
          * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
          * @example status,assetID
@@ -3503,9 +4002,11 @@ export interface components {
          */
         OptPretty: string;
         /**
-         * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-         *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-         *     never wrapped.
+         * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+         *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+         *     as a second media type of each answer, which would make generated clients type every answer as a union
+         *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+         *     case-insensitive), otherwise 400. Errors are never wrapped.
          * @example callback
          */
         OptJsonp: string;
@@ -3597,6 +4098,28 @@ export interface components {
          */
         "X-Request-ID": string;
         /**
+         * @description CORS: `*` on GET and HEAD for a page on any origin (public reads need no credentials); the page's own origin
+         *     on every answer for an origin of the `CORS_ORIGINS` setting (none unless set); absent otherwise (writes
+         *     from other origins are refused by the browser). Sent only when the request carries `Origin`.
+         * @example *
+         */
+        "Access-Control-Allow-Origin": string;
+        /**
+         * @description CORS: `true` on answers to an origin of `CORS_ORIGINS`: the page may send the cluster cookie and its key.
+         * @example true
+         */
+        "Access-Control-Allow-Credentials": "true";
+        /**
+         * @description CORS: the answer headers a page on another origin may read, beyond the CORS-safelisted ones.
+         * @example ETag, Location, Retry-After, WWW-Authenticate, X-Request-ID, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset
+         */
+        "Access-Control-Expose-Headers": string;
+        /**
+         * @description `Origin` (among others): the CORS headers depend on the page's origin, so caches keep one answer per origin.
+         * @example Origin
+         */
+        Vary: string;
+        /**
          * @description How many requests one client address may make per window (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW`). Sent
          *     on every answer to a request counted against the rate limit (all but the health probe, 405 and 412).
          * @example 1000
@@ -3660,9 +4183,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3694,6 +4219,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3702,7 +4231,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListingPage"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3723,9 +4251,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3767,6 +4297,10 @@ export interface operations {
                      */
                     Location?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3774,7 +4308,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetCreated"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3847,6 +4380,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3879,9 +4416,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -3926,6 +4465,10 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3934,7 +4477,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             /** @description The asset is still the version named in `If-None-Match`: no body. The `ETag` repeats that version. */
@@ -3942,6 +4484,10 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3972,9 +4518,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4022,6 +4570,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4029,7 +4581,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4057,9 +4608,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4102,6 +4655,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4109,7 +4666,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4150,9 +4706,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4190,6 +4748,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4198,7 +4760,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevisionPage"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4207,6 +4768,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     getAssetRevision: {
@@ -4218,9 +4780,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4263,6 +4827,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4271,7 +4839,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetAtRevision"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4280,6 +4847,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
     createTransfer: {
@@ -4291,9 +4859,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4335,6 +4905,10 @@ export interface operations {
                      */
                     Location?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4342,7 +4916,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransferCreated"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4368,9 +4941,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4408,6 +4983,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4416,7 +4995,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransferResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4444,9 +5022,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4484,6 +5064,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4492,7 +5076,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentList"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4518,9 +5101,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4573,6 +5158,10 @@ export interface operations {
                      */
                     Location?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4580,7 +5169,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4608,9 +5196,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4653,6 +5243,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4661,7 +5255,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentVersionsResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4687,9 +5280,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4742,6 +5337,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4749,7 +5348,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4782,9 +5380,11 @@ export interface operations {
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
-                 * @description Wraps the response as `/**\/<callback>(<json>);` in `application/javascript`. The name must be a plain
-                 *     JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`, case-insensitive), otherwise 400. Errors are
-                 *     never wrapped.
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped.
                  * @example callback
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
@@ -4837,6 +5437,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4844,7 +5448,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentResponse"];
-                    "application/javascript": components["schemas"]["JsonpCall"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4903,6 +5506,10 @@ export interface operations {
                      */
                     Location?: string;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4993,6 +5600,10 @@ export interface operations {
                      */
                     "Content-Length"?: number;
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5044,6 +5655,61 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            400: components["responses"]["BadHost"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
+        };
+    };
+    getOpenApi30Document: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method.
+                 * @example node-1.1764069000000.kJ2b7w
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.0.3 document. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5091,6 +5757,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5139,6 +5809,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,6 +5828,3 @@ export interface operations {
         };
     };
 }
-type WithRequired<T, K extends keyof T> = T & {
-    [P in K]-?: T[P];
-};

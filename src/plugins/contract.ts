@@ -13,11 +13,15 @@ export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
   schema?: Record<string, unknown>;
+  /** The document's example value (tests build requests from it). */
+  example?: unknown;
   /**
    * `x-checked-after-lookup: true`: the operation reads the parameter itself once the asset is known to exist (404
    * before 400, decisions.md §12), so the route does not check it against its schema first.
    */
   'x-checked-after-lookup'?: boolean;
+  /** JSONP: answered as `mediaType`, the `wraps` answer of the operation wrapped (on `opt_jsonp`). */
+  'x-jsonp'?: { mediaType: string; wraps: string };
 }
 
 export interface Operation {
@@ -67,11 +71,30 @@ export const API_PREFIX = new URL(
   'http://registry.invalid',
 ).pathname.replace(/\/$/, '');
 
+const PLACES: readonly Parameter['in'][] = ['path', 'query', 'header', 'cookie'];
+const isPlace = (place: unknown): place is Parameter['in'] => PLACES.some((known) => known === place);
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A parameter object of the document, read field by field. */
+function toParameter(node: Node): Parameter {
+  const { name, in: place, required, schema } = node;
+  const jsonp = node['x-jsonp'];
+  if (typeof name !== 'string' || !isPlace(place)) throw new Error(`Not a parameter of the document: ${JSON.stringify(node)}`);
+  const parameter: Parameter = { name, in: place, required: required === true };
+  if (isNode(schema)) parameter.schema = schema;
+  if (node.example !== undefined) parameter.example = node.example;
+  if (node['x-checked-after-lookup'] === true) parameter['x-checked-after-lookup'] = true;
+  if (isNode(jsonp) && typeof jsonp.mediaType === 'string' && typeof jsonp.wraps === 'string') {
+    parameter['x-jsonp'] = { mediaType: jsonp.mediaType, wraps: jsonp.wraps };
+  }
+  return parameter;
+}
+
 /** Path-level parameters, overridden by the operation's own of the same name and place. */
 function parametersOf(shared: unknown[] | undefined, own: unknown[] | undefined): Parameter[] {
   const byKey = new Map<string, Parameter>();
   for (const entry of [...(shared ?? []), ...(own ?? [])]) {
-    const parameter = resolve(entry, '').node as unknown as Parameter;
+    const parameter = toParameter(resolve(entry, '').node);
     byKey.set(`${parameter.in}:${parameter.name}`, parameter);
   }
   return [...byKey.values()];

@@ -6,8 +6,9 @@
  * the services after 404 and 403 (decisions.md §8), as are the parameters marked `x-checked-after-lookup`.
  */
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
+import type { OperationHandlers, OperationId, RouteOf } from '../routes/types.js';
 import { allowedMethods, OPERATIONS, type Operation, type Parameter } from './contract.js';
 
 /** Fastify's name of each parameter place, and the error location the envelope gives it. */
@@ -79,10 +80,18 @@ function notAllowed(allow: string) {
   };
 }
 
-/** A handler of any operation: each is typed by its own operation (src/routes/types.ts); here they are only passed on. */
-type AnyHandler = (request: never, reply: never) => Promise<unknown>;
+/** Serves one operation with its handler, typed by the operation (its parameters are the route's generic). */
+function addOperation<K extends OperationId>(app: FastifyInstance, operation: Operation, id: K, handlers: OperationHandlers): void {
+  app.route<RouteOf<K>>({
+    method: operation.method,
+    url: operation.url,
+    schema: routeSchema(operation),
+    config: { operationId: operation.operationId, ...(operation.rateLimited ? {} : { rateLimit: false }) },
+    handler: handlers[id],
+  });
+}
 
-async function operations(app: FastifyInstance, options: { handlers: Readonly<Record<string, AnyHandler>> }): Promise<void> {
+async function operations(app: FastifyInstance, options: { handlers: OperationHandlers }): Promise<void> {
   const { handlers } = options;
   const documented = new Set(OPERATIONS.map((operation) => operation.operationId));
   const missing = [...documented].filter((id) => !Object.hasOwn(handlers, id));
@@ -91,14 +100,9 @@ async function operations(app: FastifyInstance, options: { handlers: Readonly<Re
     throw new Error(`Handlers and the document disagree: no handler for [${missing.join(', ')}], no operation for [${extra.join(', ')}]`);
   }
 
+  const isOperationId = (id: string): id is OperationId => Object.hasOwn(handlers, id);
   for (const operation of OPERATIONS) {
-    app.route({
-      method: operation.method,
-      url: operation.url,
-      schema: routeSchema(operation),
-      config: { operationId: operation.operationId, ...(operation.rateLimited ? {} : { rateLimit: false }) },
-      handler: handlers[operation.operationId] as unknown as RouteHandlerMethod,
-    });
+    if (isOperationId(operation.operationId)) addOperation(app, operation, operation.operationId, handlers);
   }
 
   for (const path of new Set(OPERATIONS.map((operation) => operation.path))) {

@@ -47,6 +47,16 @@ function responseKey(operation: Operation, status: number): string | undefined {
   return [String(status), `${String(status)[0]}XX`, 'default'].find((key) => key in operation.responses);
 }
 
+/** JSONP as the document declares it on a parameter (`x-jsonp` of `opt_jsonp`): its media type and what it wraps. */
+interface Jsonp {
+  mediaType: string;
+  wraps: string;
+}
+
+function jsonpOf(operation: Operation): Jsonp | undefined {
+  return operation.parameters.find((parameter) => parameter['x-jsonp'] !== undefined)?.['x-jsonp'];
+}
+
 /** The JSON inside `/**\/callback(<json>);`. */
 function unwrapJsonp(text: string): unknown {
   const match = /^\/\*\*\/[$\w.[\]]+\(([\s\S]*)\);$/.exec(text);
@@ -80,6 +90,8 @@ function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   const type = String(reply.getHeader('content-type') ?? '');
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
   if (request.routeOptions.config.outsideDocument === true) return undefined;
+  // A CORS preflight answered for a trusted origin (plugins/cors.ts): the CORS protocol's, described in the document.
+  if (request.method === 'OPTIONS' && status === 204 && reply.hasHeader('access-control-allow-methods')) return undefined;
   const operation = byId.get(request.routeOptions.config.operationId ?? '');
 
   if (operation === undefined) {
@@ -94,18 +106,18 @@ function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   if (request.method === 'HEAD' || status === 204 || status === 304) return undefined;
   const pointer = operation.responses[key] as string;
   const content = (resolve({ $ref: `#${pointer}` }, pointer).node.content ?? {}) as Record<string, { schema?: unknown }>;
+  const jsonp = jsonpOf(operation);
+  if (jsonp !== undefined && mediaRangeCovers(jsonp.mediaType, type)) {
+    // JSONP is declared on the `opt_jsonp` parameter: the operation's JSON answer of this status, wrapped.
+    if (content[jsonp.wraps]?.schema === undefined) return `${operation.operationId} ${key} has JSONP without a JSON answer`;
+    if (text === undefined) return 'a JSONP body that is not text';
+    return checkBody(validatorAt(`${pointer}/content/${escapePointer(jsonp.wraps)}/schema`), unwrapJsonp(text), 'JSON inside the JSONP body');
+  }
   const mediaType = Object.keys(content).find((declared) => mediaRangeCovers(declared, type));
   if (mediaType === undefined) return `content type ${type} is not declared for ${operation.operationId} ${key}`;
   // A streamed body (a file of the document service) is not read here; its type was checked above.
   if (text === undefined || content[mediaType]?.schema === undefined) return undefined;
   const schemaPointer = `${pointer}/content/${escapePointer(mediaType)}/schema`;
-  if (mediaType === 'application/javascript') {
-    // JSONP is declared as a string (the call); the JSON inside it is the `application/json` answer's.
-    const call = checkBody(validatorAt(schemaPointer), text, 'JSONP body');
-    if (call !== undefined) return call;
-    if (content['application/json']?.schema === undefined) return `${operation.operationId} ${key} declares JSONP without a JSON answer`;
-    return checkBody(validatorAt(`${pointer}/content/application~1json/schema`), unwrapJsonp(text), 'JSON inside the JSONP body');
-  }
   if (mediaType !== 'application/json') return checkBody(validatorAt(schemaPointer), text, 'body');
   if (type !== JSON_TYPE) return `JSON reply of type ${type} instead of ${JSON_TYPE}`;
   return checkBody(validatorAt(schemaPointer), JSON.parse(text), 'body');

@@ -6,13 +6,16 @@ export type OperationId = keyof operations;
 
 type ParametersOf<K extends OperationId> = operations[K]['parameters'];
 
-export type OperationRequest<K extends OperationId> = FastifyRequest<{
+/** Fastify's route generic of an operation: its parameters as the document declares them. */
+export interface RouteOf<K extends OperationId> {
   Params: NonNullable<ParametersOf<K>['path']>;
   Querystring: NonNullable<ParametersOf<K>['query']>;
   Headers: NonNullable<ParametersOf<K>['header']>;
   /** Read by the services in the order of checks (the body is judged after 404 and 403). */
   Body: unknown;
-}>;
+}
+
+export type OperationRequest<K extends OperationId> = FastifyRequest<RouteOf<K>>;
 
 export type OperationHandler<K extends OperationId> = (request: OperationRequest<K>, reply: FastifyReply) => Promise<unknown>;
 

@@ -15,6 +15,7 @@ import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/as
 import { fieldsToRead, listingPageText, parseListingQuery } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
 import { LOST_RACE, recordDraft, recordWrite, requestData, retryLostRaces, type KeptParts } from './records.js';
+import { servedAsset } from './served.js';
 
 type Asset = components['schemas']['Asset'];
 type ListingPage = components['schemas']['ListingPage'];
@@ -37,13 +38,6 @@ export interface LinkBase {
   origin: string;
 }
 
-/**
- * The record's document as the contract types it. The one place stored JSON becomes a contract `Asset`: every
- * stored asset passed `checkAsset`, which is compiled from the contract's own schema.
- */
-function servedAsset(record: AssetRecord): Asset {
-  return record.asset as unknown as Asset;
-}
 
 
 /** The role the caller plays for this asset: a broker is its owner only with the asset's owner token. */
@@ -120,7 +114,7 @@ export class AssetService {
       const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
       return recordWrite({}, recordDraft(kept, asset, stamp.now), principal.name);
     });
-    return { token, transfer, asset: servedAsset(record) };
+    return { token, transfer, asset: servedAsset(record.asset) };
   }
 
   /**
@@ -134,13 +128,13 @@ export class AssetService {
     return retryLostRaces(async () => {
       const record = await this.store.get(id);
       if (record === undefined) throw refusals.notFound('asset_id');
-      const current = servedAsset(record).status;
+      const current = servedAsset(record.asset).status;
       const decision = decidePatch(roleFor(caller, record), current, data);
       if (!decision.allowed) throw ApiError.one(403, 'body', 'data', decision.description);
       rejectInvalid(inputErrors);
       const next = applyPatch(record.asset, decision.changes, decision.target);
       rejectInvalid(checkAsset(next));
-      if (sameContent(next, record.asset)) return servedAsset(record);
+      if (sameContent(next, record.asset)) return servedAsset(record.asset);
 
       const statusChanged = decision.target !== current;
       const author = authorOf(caller);
@@ -151,7 +145,7 @@ export class AssetService {
           author,
         ),
       );
-      return saved === LOST_RACE ? LOST_RACE : servedAsset(saved);
+      return saved === LOST_RACE ? LOST_RACE : servedAsset(saved.asset);
     });
   }
 }

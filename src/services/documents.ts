@@ -36,6 +36,7 @@ import type { AssetRecord, AssetStore } from '../store/types.js';
 import { authorOf, roleFor, type Caller } from './assets.js';
 import type { FileService } from './files.js';
 import { LOST_RACE, recordDraft, recordWrite, requestData, retryLostRaces } from './records.js';
+import { servedDocument, servedDocumentWithVersions } from './served.js';
 
 type Document = components['schemas']['Document'];
 type DocumentWithVersions = components['schemas']['DocumentWithVersions'];
@@ -45,13 +46,6 @@ export interface DocumentSettings {
   timeZone: string;
 }
 
-/**
- * A stored version as the contract types it. Every stored version passed `checkDocument`, compiled from the
- * contract's own `Document` schema.
- */
-function served(document: JsonObject): Document {
-  return document as unknown as Document;
-}
 
 function documentsOf(record: AssetRecord): DocumentSet {
   const latest = record.asset.documents;
@@ -97,7 +91,7 @@ export class DocumentService {
   /** The latest version of each document, or with `all` every version in the order written. */
   async list(assetId: string, all: boolean): Promise<Document[]> {
     const documents = documentsOf(await this.record(assetId));
-    return (all ? allVersions(documents, this.micros) : documents.latest).map(served);
+    return (all ? allVersions(documents, this.micros) : documents.latest).map(servedDocument);
   }
 
   /** The latest version, with `previousVersions` (oldest first) once there are any. */
@@ -106,7 +100,7 @@ export class DocumentService {
     const latest = findLatest(documents, documentId);
     if (latest === undefined) throw refusals.notFound('document_id');
     const previous = previousVersions(documents, documentId);
-    return (previous.length === 0 ? latest : { ...latest, previousVersions: previous }) as unknown as DocumentWithVersions;
+    return servedDocumentWithVersions(previous.length === 0 ? latest : { ...latest, previousVersions: previous });
   }
 
   /** Attaches a new document; `origin` is where the request came in (the document service's own URLs are there). */
@@ -159,7 +153,7 @@ export class DocumentService {
       rejectInvalid(inputErrors);
       const patched = applyDocumentPatch(current as JsonObject, data);
       rejectInvalid(checkDocument(patched));
-      if (sameContent(patched, current as JsonObject)) return served(current as JsonObject);
+      if (sameContent(patched, current as JsonObject)) return servedDocument(current as JsonObject);
       const documents = withPatchedDocument(documentsOf(record), patched);
       return { build: () => ({ documents, answer: patched }) };
     });
@@ -194,7 +188,7 @@ export class DocumentService {
         const asset = stampWrite({ ...record.asset, documents: change.documents.latest }, now, false);
         return recordWrite(record.asset, recordDraft({ ...record, documentHistory: change.documents.history }, asset, stamp.now), author);
       });
-      return saved === LOST_RACE || answer === undefined ? LOST_RACE : served(answer);
+      return saved === LOST_RACE || answer === undefined ? LOST_RACE : servedDocument(answer);
     });
   }
 }

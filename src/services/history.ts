@@ -8,6 +8,7 @@ import { ApiError, refusals } from '../domain/errors.js';
 import { assetAfter, parseRevisionsQuery, revisionsPage, type RevisionsQuery } from '../domain/history.js';
 import type { AssetStore } from '../store/types.js';
 import type { LinkBase } from './assets.js';
+import { servedAsset } from './served.js';
 
 type RevisionPage = components['schemas']['RevisionPage'];
 type Asset = components['schemas']['Asset'];
@@ -39,7 +40,7 @@ export class HistoryService {
     const revisions = await this.store.revisions(assetId, 0, wanted);
     if (revisions === undefined) throw refusals.notFound('asset_id');
     if (revisions.length < wanted) throw refusals.notFound('rev');
-    // What every revision of a stored asset folds into is an asset the registry served.
-    return assetAfter(revisions) as unknown as Asset;
+    // What every revision of a stored asset folds into is an asset the registry served: checked as one.
+    return servedAsset(assetAfter(revisions));
   }
 }

@@ -14,6 +14,7 @@ import { stampWrite } from '../domain/asset.js';
 import { decideOwnership, TRANSFER_ROLES, transferView, type AssetCredentials } from '../domain/transfers.js';
 import { checkOwnershipChange } from '../domain/validation.js';
 import { LOST_RACE, recordWrite, requestData, retryLostRaces } from './records.js';
+import { servedAsset } from './served.js';
 
 type Asset = components['schemas']['Asset'];
 type Transfer = components['schemas']['Transfer'];
@@ -35,10 +36,6 @@ function requireTransferRole(principal: Principal): void {
   if (!TRANSFER_ROLES.has(principal.role)) throw refusals.forbidden();
 }
 
-/** A stored asset as the contract types it (every stored asset passed the contract's own validation). */
-function servedAsset(record: AssetRecord): Asset {
-  return record.asset as unknown as Asset;
-}
 
 function credentialsOf(record: AssetRecord): AssetCredentials {
   return {
@@ -128,7 +125,7 @@ export class TransferService {
         markedAsset: markedAsset && credentialsOf(markedAsset),
       });
       if (!decision.allowed) throw decision.refusal;
-      if (decision.unchanged) return servedAsset(record);
+      if (decision.unchanged) return servedAsset(record.asset);
 
       if (decision.mark) {
         const next = { assetId: record.id, fromHash: decision.fromHash, at: nowMicros() };
@@ -139,7 +136,7 @@ export class TransferService {
       const saved = await this.store.update(record.id, record.rev, (stamp) =>
         recordWrite(record.asset, handedOver(record, decision.transfer, stamp.now, this.settings.timeZone), author),
       );
-      return saved === LOST_RACE ? LOST_RACE : servedAsset(saved);
+      return saved === LOST_RACE ? LOST_RACE : servedAsset(saved.asset);
     });
   }
 

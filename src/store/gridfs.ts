@@ -5,7 +5,7 @@
  * file (`stat`). An upload cut short leaves chunks, or an entry without MD5, that no reader ever sees; an
  * upload refused (too large, or failed) has its chunks removed.
  */
-import { GridFSBucket, type Collection, type Db, type ObjectId } from 'mongodb';
+import { GridFSBucket, type Collection, type Db } from 'mongodb';
 import { isFileKey, Meter, type FileInfo, type FileStore } from './files.js';
 
 const BUCKET = 'files';
@@ -16,9 +16,15 @@ interface FilesEntry {
   metadata?: { contentType?: string; filename?: string; md5?: string };
 }
 
-/** The driver types GridFS ids as ObjectId; any _id works, and these files are stored under their keys. */
-function gridFsId(key: string): ObjectId {
-  return key as unknown as ObjectId;
+/**
+ * The driver types GridFS ids as ObjectId, yet GridFS takes an `_id` of any BSON type: these files are stored under
+ * their keys (strings). The overloads say so, for the two calls made with a key.
+ */
+declare module 'mongodb' {
+  interface GridFSBucket {
+    openUploadStreamWithId(id: string, filename: string, options?: GridFSBucketWriteStreamOptions): GridFSBucketWriteStream;
+    openDownloadStream(id: string, options?: GridFSBucketReadStreamOptions): GridFSBucketReadStream;
+  }
 }
 
 export function openGridFsFileStore(db: Db): FileStore {
@@ -40,7 +46,7 @@ export function openGridFsFileStore(db: Db): FileStore {
     async put(file, source) {
       if (!isFileKey(file.key)) throw new Error(`not a file key: ${file.key}`);
       const meter = new Meter(file.maxBytes);
-      const upload = bucket.openUploadStreamWithId(gridFsId(file.key), file.filename, {
+      const upload = bucket.openUploadStreamWithId(file.key, file.filename, {
         metadata: { contentType: file.contentType, filename: file.filename },
       });
       try {
@@ -75,7 +81,7 @@ export function openGridFsFileStore(db: Db): FileStore {
     },
 
     read(key) {
-      return bucket.openDownloadStream(gridFsId(key));
+      return bucket.openDownloadStream(key);
     },
   };
 }

@@ -322,8 +322,12 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<AssetS
 
 class MongoStore implements AssetStore {
   readonly assets: Collection<AssetDoc>;
-  readonly counters: Collection<ClockDoc | CounterDoc>;
+  /** The clock document and the day counters of `counters`, each as its own type. */
+  private readonly clock: Collection<ClockDoc>;
+  private readonly dayCounters: Collection<CounterDoc>;
   readonly history: Collection<RevisionDoc>;
+  /** The markers of `counters` (a database whose every asset has its history). */
+  private readonly markers: Collection<MarkerDoc>;
   readonly transfers: MongoTransfers;
   readonly files: FileStore;
   clockMode: ClockMode = 'cas';
@@ -432,19 +436,14 @@ class MongoStore implements AssetStore {
     private readonly timeZone: string,
   ) {
     this.assets = db.collection<AssetDoc>('assets');
-    this.counters = db.collection<ClockDoc | CounterDoc>('counters');
+    this.clock = db.collection<ClockDoc>('counters');
+    this.dayCounters = db.collection<CounterDoc>('counters');
     this.history = db.collection<RevisionDoc>('revisions');
+    this.markers = db.collection<MarkerDoc>('counters');
     this.transfers = new MongoTransfers(db.collection<TransferDoc>('transfers'));
     this.files = openGridFsFileStore(db);
   }
 
-  private get clock(): Collection<ClockDoc> {
-    return this.counters as unknown as Collection<ClockDoc>;
-  }
-
-  private get dayCounters(): Collection<CounterDoc> {
-    return this.counters as unknown as Collection<CounterDoc>;
-  }
 
   /**
    * Start-up: the missing indexes, then the clock document (made when missing) in one update, which on MongoDB also
@@ -1083,8 +1082,7 @@ class MongoStore implements AssetStore {
    * writes the same revisions); the marker in `counters` spares later starts the scan.
    */
   private async giveHistories(): Promise<void> {
-    const markers = this.counters as unknown as Collection<MarkerDoc>;
-    if ((await markers.findOne({ _id: HISTORY_MARKER }))?.done) return;
+    if ((await this.markers.findOne({ _id: HISTORY_MARKER }))?.done) return;
     for (let after = ''; ; ) {
       const docs = await this.assets
         .find({ _id: { $gt: after }, revisions: { $exists: false } }, { sort: { _id: 1 }, limit: HISTORY_BATCH, projection: { asset: 1 } })
@@ -1103,7 +1101,7 @@ class MongoStore implements AssetStore {
       );
       after = docs[docs.length - 1]!._id;
     }
-    await markers.updateOne({ _id: HISTORY_MARKER }, { $set: { done: true } }, { upsert: true });
+    await this.markers.updateOne({ _id: HISTORY_MARKER }, { $set: { done: true } }, { upsert: true });
   }
 
   // ---------------------------------------------------------------- watching writes

@@ -8,16 +8,12 @@
  * address the document is read from), which Prism does not resolve, so the proxy stands for `<registry>/api/0.1`
  * and the test's clients drop that prefix on the way to it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, useServer } from '../helpers/server.js';
 import { Client, httpTransport, type Transport } from '../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
 import { uploadFile } from '../helpers/uploads.js';
-import { freePort } from '../../scripts/bench/ports.js';
-
-const PRISM = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
+import { startPrism, type RunningPrism } from '../helpers/prism.js';
 const API = '/api/0.1';
 const UNKNOWN = '0123456789abcdef0123456789abcdef';
 
@@ -29,8 +25,7 @@ interface Exchange {
 }
 
 const server = useServer({}, { via: 'http' });
-let prism: ChildProcess | undefined;
-let prismLog = '';
+let prism: RunningPrism | undefined;
 const exchanges: Exchange[] = [];
 let broker: Client;
 let broker2: Client;
@@ -56,27 +51,9 @@ function throughPrism(prismUrl: string): Transport {
   };
 }
 
-/** Starts `prism proxy` on a free port and resolves once it listens; its output is kept for failure messages. */
-async function startPrism(documentUrl: string, upstream: string): Promise<string> {
-  const port = await freePort();
-  const args = ['proxy', documentUrl, upstream, '--port', String(port), '--validate-request', 'false', '--errors', 'false'];
-  const child = spawn(process.execPath, [PRISM, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  prism = child;
-  await new Promise<void>((resolve, reject) => {
-    const listening = (chunk: Buffer) => {
-      prismLog += chunk.toString();
-      if (prismLog.includes('Prism is listening')) resolve();
-    };
-    child.stdout.on('data', listening);
-    child.stderr.on('data', listening);
-    child.once('exit', (code) => reject(new Error(`prism exited with ${code}:\n${prismLog}`)));
-  });
-  return `http://127.0.0.1:${port}`;
-}
-
 beforeAll(async () => {
-  const prismUrl = await startPrism(`${server.url}${API}/openapi.json`, `${server.url}${API}`);
-  const transport = throughPrism(prismUrl);
+  prism = await startPrism(['proxy', `${server.url}${API}/openapi.json`, `${server.url}${API}`, '--validate-request', 'false', '--errors', 'false']);
+  const transport = throughPrism(prism.url);
   broker = new Client(transport, { key: KEYS.broker });
   broker2 = new Client(transport, { key: KEYS.broker2 });
   concierge = new Client(transport, { key: KEYS.concierge });
@@ -87,10 +64,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (!prism || prism.exitCode !== null) return;
-  const exited = new Promise((resolve) => prism!.once('exit', resolve));
-  prism.kill();
-  await exited;
+  await prism?.stop();
 });
 
 interface Violation {
@@ -108,8 +82,16 @@ const DELIBERATE: Record<number, string> = {
   405: 'Selected route not found',
 };
 
-const deliberate = (status: number, violation: Violation): boolean =>
-  violation.location[0] === 'request' && violation.message === DELIBERATE[status];
+/**
+ * JSONP answers (`opt_jsonp`) are declared on that parameter (`x-jsonp`), not as a media type of the answer, so
+ * that generated clients get JSON types; Prism, which reads media types only, calls their type and their text
+ * wrong. The registry's own reply check (VALIDATE_REPLIES) unwraps them and checks the JSON inside.
+ */
+const JSONP_AS_PRISM_READS_IT = [/^The received media type "application\/javascript; charset=utf-8" does not match/, /^Response body must be object$/];
+
+const deliberate = (request: string, status: number, violation: Violation): boolean =>
+  (violation.location[0] === 'request' && violation.message === DELIBERATE[status]) ||
+  (/[?&]opt_jsonp=/.test(request) && JSONP_AS_PRISM_READS_IT.some((message) => message.test(violation.message)));
 
 /** The exchanges since the last call: their statuses, after checking that Prism found no violation in any. */
 function statusesConforming(): number[] {
@@ -118,7 +100,7 @@ function statusesConforming(): number[] {
     .map(({ request, status, violations }) => ({
       request,
       status,
-      violations: (violations as Violation[]).filter((violation) => !deliberate(status, violation)),
+      violations: (violations as Violation[]).filter((violation) => !deliberate(request, status, violation)),
     }))
     .filter((exchange) => exchange.violations.length > 0);
   expect(violating).toEqual([]);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ajvDefinitions, REGISTRY_FORMATS, toAjvSchema, withSettingsTable } from '../../scripts/generate.js';
+import { ajvDefinitions, REGISTRY_FORMATS, toAjvSchema, withBooleanExclusiveBounds, withRules, withSettingsTable } from '../../scripts/generate.js';
 import { settingsTable } from '../../src/config.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -62,5 +62,23 @@ describe('scripts/generate.ts', () => {
     expect(definitions.Md5Hash).toMatchObject({ format: 'md5-hash' });
     expect(definitions.Other).toEqual(shaped);
     expect(() => ajvDefinitions({ Other: shaped })).toThrow(/names CavCode/);
+  });
+
+  it('withRules adds a rule\'s keywords to its component, and refuses to replace one or to name a missing component', () => {
+    const definitions = { ContactPoint: { type: 'object', properties: { email: { type: 'string' } } } };
+    const rule = { component: 'ContactPoint', says: 'email', schema: { required: ['email'] } };
+    expect(withRules(definitions, { 'needs-email': rule })).toEqual({ ContactPoint: { ...definitions.ContactPoint, required: ['email'] } });
+    expect(definitions.ContactPoint).not.toHaveProperty('required');
+    expect(() => withRules(definitions, { clash: { ...rule, schema: { type: 'string' } } })).toThrow(/replace ContactPoint's own type/);
+    expect(() => withRules(definitions, { lost: { ...rule, component: 'Gone' } })).toThrow(/names Gone/);
+  });
+
+  it('withBooleanExclusiveBounds writes numeric exclusive bounds as OpenAPI 3.0 does, and leaves examples alone', () => {
+    const schema = { type: 'object', properties: { amount: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10 } }, examples: [{ exclusiveMinimum: 1 }] };
+    expect(withBooleanExclusiveBounds(schema)).toEqual({
+      type: 'object',
+      properties: { amount: { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: true } },
+      examples: [{ exclusiveMinimum: 1 }],
+    });
   });
 });

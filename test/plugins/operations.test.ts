@@ -84,7 +84,7 @@ describe('every length limit the document declares on a parameter is the server\
       const tooLong = 'a'.repeat(maxLength + 1);
       const id = '0123456789abcdef0123456789abcdef';
       // The other path parameters as the document exemplifies them (a `rev` is a number), else an id.
-      const example = (name: string) => (operation.parameters.find((p) => p.in === 'path' && p.name === name) as { example?: string }).example;
+      const example = (name: string) => operation.parameters.find((p) => p.in === 'path' && p.name === name)?.example as string | undefined;
       const path = operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => (name === parameter.name ? tooLong : (example(name) ?? id)));
       const query = parameter.in === 'query' ? `?${parameter.name}=${tooLong}` : '';
       const headers = parameter.in === 'header' ? { [parameter.name.toLowerCase()]: tooLong } : {};

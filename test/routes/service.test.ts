@@ -17,6 +17,14 @@ describe('service operations', () => {
     expect(response.json).toEqual(parse(readFileSync(`${ROOT}openapi/openapi.yaml`, 'utf8')));
   });
 
+  it('serves the same document as OpenAPI 3.0.3 beside it, the generated rendition', async () => {
+    const response = await anonymous.get('/api/0.1/openapi-3.0.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.json).toEqual(JSON.parse(readFileSync(`${ROOT}src/generated/openapi-3.0.json`, 'utf8')));
+    expect(response.json).toMatchObject({ openapi: '3.0.3', paths: { '/openapi-3.0.json': {}, '/assets': {} } });
+  });
+
   it('serves the documentation page', async () => {
     const response = await anonymous.get('/api/0.1/docs');
     expect(response.status).toBe(200);

@@ -38,10 +38,10 @@ export interface Output {
 }
 
 /** Runs a command in `cwd`; a non-zero exit is an error whose message holds the command's output. */
-async function command(cwd: string, file: string, args: string[], env: Record<string, string> = {}): Promise<Output> {
+export async function command(cwd: string, file: string, args: string[], env: Record<string, string> = {}, timeout = 100_000): Promise<Output> {
   try {
     // Stopped before the test's own time runs out, so that a hang fails with what the command printed.
-    return await run(file, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 100_000 });
+    return await run(file, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024, timeout });
   } catch (error) {
     const { stdout = '', stderr = '', signal } = error as { stdout?: string; stderr?: string; signal?: string | null };
     const how = signal ? `was stopped (${signal})` : 'failed';

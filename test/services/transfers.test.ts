@@ -17,6 +17,8 @@ import { openMongoStore } from '../../src/store/mongo.js';
 import type { AssetRecord, AssetStore } from '../../src/store/types.js';
 import { dropMongoDatabase, uniqueMongoUri } from '../helpers/server.js';
 import { DRAFT_ZONE, draftAt, written } from '../store/fixtures/drafts.js';
+import { validAsset } from '../helpers/fixtures.js';
+import { formatDate } from '../../src/domain/dates.js';
 
 const OLD_OWNER: Principal = { name: 'broker', role: 'brokers' };
 const NEW_OWNER: Principal = { name: 'broker2', role: 'brokers' };
@@ -80,12 +82,13 @@ for (const [name, open] of stores) {
       await close();
     });
 
-    /** An asset owned by OLD_OWNER whose transfer token is known, as a creation over HTTP leaves it. */
+    /** An asset owned by OLD_OWNER whose transfer token is known, as a creation over HTTP leaves it: a whole asset. */
     async function asset(): Promise<{ record: AssetRecord; transferToken: string }> {
       const transferToken = newToken();
       const record = await store.create((stamp) => {
         const draft = draftAt(stamp);
-        return written({ ...draft, transferTokenHash: hashToken(transferToken), asset: { ...draft.asset, owner: OLD_OWNER.name } });
+        const whole = { ...validAsset(), ...draft.asset, date: formatDate(stamp.now, DRAFT_ZONE), owner: OLD_OWNER.name };
+        return written({ ...draft, transferTokenHash: hashToken(transferToken), asset: whole });
       });
       return { record, transferToken };
     }
@@ -132,7 +135,10 @@ for (const [name, open] of stores) {
       expect(await refusalOf(apply(other.record.id, t.id, other.transferToken))).toEqual(ALREADY_USED);
       expect(await store.get(record.id)).toEqual(record);
       // An unrelated change of the asset in between does not stop the repeat.
-      const patched = await store.update(record.id, record.rev, (stamp) => written({ ...record, ...draftAt(stamp, { id: record.id, title: 'edited' }), transferTokenHash: record.transferTokenHash }));
+      const patched = await store.update(record.id, record.rev, (stamp) => {
+        const draft = draftAt(stamp, { id: record.id, title: 'edited' });
+        return written({ ...record, ...draft, asset: { ...record.asset, ...draft.asset }, transferTokenHash: record.transferTokenHash });
+      });
       expect(patched).not.toBe('conflict');
 
       const served = await apply(record.id, t.id, transferToken);

@@ -7,6 +7,9 @@
  * exactly the standard one.
  */
 
+/** The media type of every JSON answer: UTF-8, said explicitly. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 export interface JsonWriteOptions {
   pretty?: boolean;
 }

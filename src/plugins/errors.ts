@@ -7,10 +7,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, envelope, type ErrorEntry } from '../domain/errors.js';
+import { JSON_TYPE } from '../domain/serialize.js';
 import { StoreBusyError } from '../store/types.js';
 import { parameterError } from './operations.js';
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The original's 415 entry, naming the media types the operation takes. */
 function contentTypeEntry(types: readonly string[]): ErrorEntry {

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import { isJsonObject } from '../domain/json.js';
 import { toJson } from '../domain/serialize.js';
-import { JSON_TYPE } from './errors.js';
+import { JSON_TYPE } from '../domain/serialize.js';
 
 export interface ResponseOptions {
   pretty: boolean;

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { addRegistryFormats } from '../domain/codes.js';
 import { ApiError, envelope } from '../domain/errors.js';
-import { JSON_TYPE } from './errors.js';
+import { JSON_TYPE } from '../domain/serialize.js';
 import { escapePointer, OPERATIONS, openApiDocument, resolve, type Operation } from './contract.js';
 
 const DOCUMENT_ID = 'registry-openapi';

@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import { isJsonObject, type JsonBytes, type JsonText } from '../domain/json.js';
-import { JSON_TYPE } from '../plugins/errors.js';
+import { JSON_TYPE } from '../domain/serialize.js';
 import type { Caller } from '../services/assets.js';
 
 /** The key's holder, and the owner token from the `acc_token` query, the `X-Access-Token` header or `access.token`. */

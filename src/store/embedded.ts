@@ -276,13 +276,31 @@ function addLaterColumns(db: Database.Database): void {
   }
 }
 
+/**
+ * Puts the file in WAL mode. SQLite answers this pragma "database is locked" at once, without its busy handler,
+ * while another process opening the same new file holds the lock for its own switch or first schema write (two
+ * nodes started together): tried again for as long as a write would wait.
+ */
+function switchToWal(db: Database.Database): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const deadline = Date.now() + WRITE_WAIT_MS; ; ) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!(error instanceof Database.SqliteError) || error.code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 20);
+    }
+  }
+}
+
 export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
   const { dataDir, timeZone } = options;
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'registry.sqlite');
   const db = new Database(file, { timeout: READ_BUSY_TIMEOUT_MS });
   // Opening may wait for another process creating the same file: startup, so blocking is fine here.
-  db.pragma('journal_mode = WAL');
+  switchToWal(db);
   db.transaction(() => {
     db.exec(SCHEMA);
     addLaterColumns(db);

@@ -13,7 +13,7 @@ import { KEYS, useServer } from '../helpers/server.js';
 import { Client, httpTransport, type Transport } from '../helpers/client.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
 import { uploadFile } from '../helpers/uploads.js';
-import { startPrism, type RunningPrism } from '../helpers/prism.js';
+import { servedDocumentFile, startPrism, type RunningPrism } from '../helpers/prism.js';
 const API = '/api/0.1';
 const UNKNOWN = '0123456789abcdef0123456789abcdef';
 
@@ -52,7 +52,7 @@ function throughPrism(prismUrl: string): Transport {
 }
 
 beforeAll(async () => {
-  prism = await startPrism(['proxy', `${server.url}${API}/openapi.json`, `${server.url}${API}`, '--validate-request', 'false', '--errors', 'false']);
+  prism = await startPrism(['proxy', await servedDocumentFile(`${server.url}${API}/openapi.json`), `${server.url}${API}`, '--validate-request', 'false', '--errors', 'false']);
   const transport = throughPrism(prism.url);
   broker = new Client(transport, { key: KEYS.broker });
   broker2 = new Client(transport, { key: KEYS.broker2 });

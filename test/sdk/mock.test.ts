@@ -12,7 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import served from '../../src/generated/openapi.json' with { type: 'json' };
 import { addRegistryFormats } from '../../src/domain/codes.js';
 import { KEYS, useServer } from '../helpers/server.js';
-import { startPrism, type RunningPrism } from '../helpers/prism.js';
+import { servedDocumentFile, startPrism, type RunningPrism } from '../helpers/prism.js';
 import { readmeCreateBody } from './sdk-project.js';
 
 const server = useServer({}, { via: 'http' });
@@ -31,7 +31,7 @@ function answerValidator(path: string, method: string, status: number) {
 }
 
 beforeAll(async () => {
-  mock = await startPrism(['mock', `${server.url}/api/0.1/openapi.json`]);
+  mock = await startPrism(['mock', await servedDocumentFile(`${server.url}/api/0.1/openapi.json`)]);
 }, 120_000);
 
 afterAll(async () => {
@@ -75,7 +75,7 @@ describe('prism mock, from the served document', () => {
 
   it("is started as the README's command says", async () => {
     const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    expect(readme).toContain('npx @stoplight/prism-cli mock http://127.0.0.1:6543/api/0.1/openapi.json');
+    expect(readme).toContain('curl -s http://127.0.0.1:6543/api/0.1/openapi.json -o openapi.json && npx @stoplight/prism-cli mock openapi.json');
     expect(readme).toContain('point a client at `http://127.0.0.1:4010`');
   });
 

@@ -1059,7 +1059,12 @@ class MongoStore implements AssetStore {
     const latest = latestOf(doc);
     const docs = await this.history
       // A page (up to 1,000) in one batch; a longer read (the asset at a revision) in batches of that size.
-      .find({ asset: id, rev: { $gt: after, $lte: latest.rev } }, { sort: { rev: 1 }, limit, batchSize: Math.min(limit, BULK_BATCH) })
+      // Revs are gap-free, so the page is exactly this range: an engine that sorts what the range matches (DocumentDB)
+      // sorts one page, not the rest of the history.
+      .find(
+        { asset: id, rev: { $gt: after, $lte: Math.min(latest.rev, after + limit) } },
+        { sort: { rev: 1 }, limit, batchSize: Math.min(limit, BULK_BATCH) },
+      )
       .toArray();
     const page: Revision[] = docs.map((kept) => ({ rev: Number(kept.rev), date: kept.date, author: kept.author, changes: kept.changes }));
     // Every revision below the latest is in the collection; the latest may not be yet (a write cut short).

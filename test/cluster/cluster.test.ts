@@ -13,9 +13,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { findHaproxy, startCluster, type Cluster } from '../../scripts/cluster.js';
+import { findHaproxy, type Cluster } from '../../scripts/cluster.js';
 import { nodeOfCookie } from '../../src/plugins/server-id.js';
-import { COOKIE_SECRET, KEYS, useScratch, type Scratch } from '../helpers/server.js';
+import { KEYS, useScratch } from '../helpers/server.js';
+import { startTestCluster } from './fixtures.js';
 import { Client } from '../helpers/client.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
 import { HAS_REDIS, REDIS_URL } from '../helpers/redis.js';
@@ -23,27 +24,6 @@ import { HAS_REDIS, REDIS_URL } from '../helpers/redis.js';
 const HAPROXY = findHaproxy();
 
 
-/** Two nodes and the balancer on a store in `scratch` (removed by its clean-up, after the cluster stops). */
-async function startTestCluster(scratch: Scratch, env: Record<string, string>): Promise<Cluster> {
-  const { dataDir, authFile } = await scratch.dataDir('registry-cluster-test-');
-  return startCluster({
-    nodes: 2,
-    dataDir,
-    output: 'buffer',
-    env: {
-      AUTH_FILE: authFile,
-      COOKIE_SECRET,
-      LOG_LEVEL: 'warn',
-      VALIDATE_REPLIES: 'true',
-      TZ: 'Europe/Kyiv',
-      REDIS_URL: '',
-      RATE_LIMIT_MAX: '1000000',
-      // On the MongoDB pass of the suite the nodes share a fresh database instead of the folder.
-      MONGODB_URI: scratch.mongoUri() ?? '',
-      ...env,
-    },
-  });
-}
 
 // On CI the balancer is installed by .ci/run: its absence there is a failure, not a skip.
 it.runIf(!HAPROXY && process.env.CI === 'true')('cluster: haproxy must be installed on CI (apt-get install haproxy)', () => {

@@ -21,9 +21,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
-import { findHaproxy, startCluster, type Cluster, type ClusterNode } from '../../scripts/cluster.js';
+import { findHaproxy, type Cluster, type ClusterNode } from '../../scripts/cluster.js';
 import { nodeOfCookie } from '../../src/plugins/server-id.js';
-import { COOKIE_SECRET, KEYS, useScratch } from '../helpers/server.js';
+import { KEYS, useScratch } from '../helpers/server.js';
+import { startTestCluster } from './fixtures.js';
 import { Client, httpTransport, type Response } from '../helpers/client.js';
 import { validAsset } from '../helpers/fixtures.js';
 import { StreamFollower } from '../reliability/fixtures/stream-follower.js';
@@ -122,22 +123,7 @@ describe.skipIf(!HAPROXY)(
     });
 
     it(`both nodes restarted one after the other under ${WRITERS} writers and ${STREAMS} streams: nothing lost, one repeat at most, streams resume`, async () => {
-      const { dataDir, authFile } = await scratch.dataDir('registry-rolling-');
-      cluster = await startCluster({
-        nodes: 2,
-        dataDir,
-        output: 'buffer',
-        env: {
-          AUTH_FILE: authFile,
-          COOKIE_SECRET,
-          LOG_LEVEL: 'warn',
-          VALIDATE_REPLIES: 'true',
-          TZ: 'Europe/Kyiv',
-          REDIS_URL: '',
-          RATE_LIMIT_MAX: '100000000',
-          MONGODB_URI: scratch.mongoUri() ?? '',
-        },
-      });
+      cluster = await startTestCluster(scratch, { RATE_LIMIT_MAX: '100000000' });
       const balancer = cluster.url;
 
       const followers = Array.from({ length: STREAMS }, () => new StreamFollower(() => balancer));

@@ -123,7 +123,9 @@ describe('mergePatch', () => {
         for (const key of Object.keys(patch)) {
           const sent = patch[key];
           const before = Object.hasOwn(target, key) ? target[key] : undefined;
-          if (sent === null) expect(JSON.stringify(result[key])).toBe(JSON.stringify(before));
+          // Own members only: `result.__proto__` would read the prototype where the key was dropped.
+          const after = Object.hasOwn(result, key) ? result[key] : undefined;
+          if (sent === null) expect(JSON.stringify(after)).toBe(JSON.stringify(before));
           else if (typeof sent !== 'object') expect(result[key]).toBe(sent);
           else if (Array.isArray(sent)) {
             // A null element keeps the old element at its index and is left out where there is none.

@@ -309,7 +309,7 @@ async function main(): Promise<void> {
       killChildren();
       process.exit(2);
     },
-    (quick ? 110 : 40 * 60) * 1000,
+    (quick ? 180 : 45 * 60) * 1000,
   );
   watchdog.unref();
   process.on('SIGINT', () => {
@@ -393,9 +393,11 @@ async function main(): Promise<void> {
     machine: machine(),
     pinning: canPin ? `load generator on core ${LOADER_CORE}, registry and bare route on core ${SERVER_CORE} (taskset)` : 'none',
     settings: { connections, durationSeconds: duration, warmupSeconds: warmup, registryLogLevel: logLevel },
+    limit: [],
     bare: [],
     scenarios: {},
     ratios: {},
+    ratiosToObjectRoute: {},
     startupMs: [],
     scaling: [],
     peakRssMB: 0,
@@ -459,12 +461,16 @@ async function main(): Promise<void> {
             await profileScenario(key, label, build, serverJs, registryEnv);
             continue;
           }
-          const bareMeasure = await measure('bare route', bareSpec);
-          const m = await measure(label, build(registry.url, cookie), registry.proc.pid);
+          const scenario = build(registry.url, cookie);
+          const limitMeasure = await measure('limit (same bytes)', await sameBytesSpec(key, scenario, bare.url));
+          const bareMeasure = await measure('bare route (object)', bareSpec);
+          const m = await measure(label, scenario, registry.proc.pid);
+          results.limit!.push({ ...limitMeasure, pairedWith: key });
           results.bare.push({ ...bareMeasure, pairedWith: key });
           results.scenarios[key] = m;
-          results.ratios[key] = round(m.rps / bareMeasure.rps, 3);
-          log(`  ${''.padEnd(26)} ratio to bare ${results.ratios[key]}`);
+          results.ratios[key] = round(m.rps / limitMeasure.rps, 3);
+          results.ratiosToObjectRoute![key] = round(m.rps / bareMeasure.rps, 3);
+          log(`  ${''.padEnd(26)} ratio to the limit ${results.ratios[key]}, to the object route ${results.ratiosToObjectRoute![key]}`);
         }
       }
 
@@ -527,6 +533,68 @@ async function main(): Promise<void> {
   const note = mongoServer && serverNote(mongoServer);
   if (note) log(`\n${note}`);
   process.stdout.write(JSON.stringify(streamOnly ? results.streams : results.ratios) + '\n');
+}
+
+/** One request with a body; the answer's status, media type and exact bytes. */
+function exchange(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string | Buffer,
+): Promise<{ status: number; type: string; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, timeout: 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), bytes: Buffer.concat(chunks) }),
+      );
+    });
+    req.on('timeout', () => req.destroy(new Error(`timeout: ${url}`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The limit of a scenario (issue 23): one request of the scenario is sent to the registry and its answer's bytes
+ * are handed to the bare server, which then answers exactly those bytes, with the same status, to the same
+ * requests (same method, same request bodies, parsed as JSON).
+ */
+async function sameBytesSpec(key: string, scenario: LoadSpec, bareUrl: string): Promise<LoadSpec> {
+  const varied = scenario.setup?.() ?? {};
+  const target = new URL(scenario.url);
+  const answer = await exchange(
+    `${target.origin}${varied.path ?? target.pathname + target.search}`,
+    scenario.method ?? 'GET',
+    scenario.headers ?? {},
+    varied.body ?? scenario.body,
+  );
+  if (answer.status !== (scenario.expect ?? 200)) {
+    throw new Error(`capturing ${key}: the registry answered ${answer.status}: ${answer.bytes.toString('utf8').slice(0, 300)}`);
+  }
+  await exchange(`${bareUrl}/bytes/${key}`, 'PUT', {
+    'content-type': 'application/octet-stream',
+    'x-status': String(answer.status),
+    'x-type': answer.type,
+  }, answer.bytes);
+  const path = `/bytes/${key}`;
+  const setup = scenario.setup;
+  return {
+    url: `${bareUrl}${path}`,
+    method: scenario.method ?? 'GET',
+    headers: (scenario.method ?? 'GET') === 'GET' ? {} : { 'content-type': 'application/json' },
+    ...(scenario.body === undefined ? {} : { body: scenario.body }),
+    ...(setup
+      ? {
+          setup: () => {
+            const { body } = setup();
+            return body === undefined ? { path } : { path, body };
+          },
+        }
+      : {}),
+    expect: answer.status,
+  };
 }
 
 /** GET once, keep the SERVER_ID cookie the registry hands out (writes need it). */

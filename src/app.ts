@@ -29,6 +29,7 @@ import { API_PREFIX } from './plugins/contract.js';
 import { ensureSigningKey, type SigningKey } from './services/signing.js';
 import replyValidation from './plugins/reply-validation.js';
 import { timedStore } from './store/timed.js';
+import { cachedStore } from './store/cached.js';
 
 export interface AppOptions {
   config: Config;
@@ -133,8 +134,13 @@ export async function buildApp({ config, store, keys, signingKey, logStream }: A
   if (config.validateReplies) await app.register(replyValidation);
   await app.register(docsPage, { prefix: API_PREFIX });
 
+  // The cache outside the timing: the store's latency is of the calls that reach it.
+  const servedStore = await cachedStore(metrics ? timedStore(store, metrics.recorder.storeTimer) : store, {
+    maxBytes: config.cacheBytes,
+  });
+  app.addHook('onClose', () => servedStore.stopWatching());
   const services = createServices(
-    metrics ? timedStore(store, metrics.recorder.storeTimer) : store,
+    servedStore,
     {
       timeZone: config.timeZone,
       assetIdPrefix: config.assetIdPrefix,

@@ -31,6 +31,8 @@ export interface Config {
   validateReplies: boolean;
   /** Milliseconds a graceful shutdown may take before the process exits anyway. */
   closeGraceDelay: number;
+  /** Bytes of served assets and feed pages this node keeps in memory (0: none). */
+  cacheBytes: number;
   /** Change streams this node serves at once (503 beyond). */
   streamMaxClients: number;
   /** Bytes a stream's client may leave unread… */
@@ -84,6 +86,7 @@ interface Settings {
   BODY_LIMIT: number;
   VALIDATE_REPLIES: boolean;
   CLOSE_GRACE_DELAY: number;
+  CACHE_MB: number;
   STREAM_MAX_CLIENTS: number;
   STREAM_MAX_UNREAD: number;
   STREAM_UNREAD_TIMEOUT: number;
@@ -198,6 +201,13 @@ export const SETTINGS_SCHEMA: JSONSchemaType<Settings> = {
       default: 10_000,
       description:
         'on SIGTERM or SIGINT: milliseconds to finish the requests in flight and close the store before exiting anyway',
+    },
+    CACHE_MB: {
+      type: 'integer',
+      minimum: 0,
+      default: 32,
+      description:
+        "mebibytes of served assets and feed pages a node keeps in memory, exact after every write of any node (0: none)",
     },
     STREAM_MAX_CLIENTS: {
       type: 'integer',
@@ -432,6 +442,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     bodyLimit: s.BODY_LIMIT,
     validateReplies: s.VALIDATE_REPLIES,
     closeGraceDelay: s.CLOSE_GRACE_DELAY,
+    cacheBytes: s.CACHE_MB * 1024 * 1024,
     streamMaxClients: s.STREAM_MAX_CLIENTS,
     streamMaxUnread: s.STREAM_MAX_UNREAD,
     streamUnreadTimeout: s.STREAM_UNREAD_TIMEOUT,

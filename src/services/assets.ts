@@ -7,12 +7,12 @@ import type { components } from '../generated/openapi.js';
 import type { AssetRecord, AssetStore, AssetText } from '../store/types.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
-import type { JsonBytes, JsonObject, JsonText } from '../domain/json.js';
+import type { JsonBytes, JsonObject } from '../domain/json.js';
 import { formatDate, nowMicros } from '../domain/dates.js';
 import { formatAssetId, hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
 import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
-import { fieldsToRead, listingPageText, parseListingQuery } from '../domain/listing.js';
+import { fieldsToRead, listingPageText, parseListingQuery, type ListedRow } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
 import { LOST_RACE, recordDraft, recordWrite, requestData, retryLostRaces, type KeptParts } from './records.js';
 import { servedAsset } from './served.js';
@@ -20,6 +20,9 @@ import { servedAsset } from './served.js';
 type Asset = components['schemas']['Asset'];
 type ListingPage = components['schemas']['ListingPage'];
 
+
+/** Pages kept per rows read (see `AssetService.list`). */
+const MAX_PAGES_PER_ROWS = 16;
 
 export interface AssetSettings {
   timeZone: string;
@@ -56,12 +59,19 @@ export function authorOf(caller: Caller): string {
 }
 
 export class AssetService {
+  /** Pages written from rows a store read, by what else they depend on (see `list`); they go with their rows. */
+  private readonly pagesWritten = new WeakMap<readonly ListedRow[], Map<string, JsonBytes<ListingPage>>>();
+
   constructor(
     private readonly store: AssetStore,
     private readonly settings: AssetSettings,
   ) {}
 
-  async list(query: Record<string, unknown>, links: LinkBase): Promise<JsonText<ListingPage>> {
+  /**
+   * The page's bytes. A page is a pure function of the rows read, the query and the links' base: written once per
+   * rows read (a store that keeps its pages, store/cached.ts, hands the same rows out again) and query.
+   */
+  async list(query: Record<string, unknown>, links: LinkBase): Promise<JsonBytes<ListingPage>> {
     const params = parseListingQuery(query, this.settings.timeZone);
     const fields = fieldsToRead(params.fields);
     const rows = await this.store.list({
@@ -71,7 +81,17 @@ export class AssetService {
       mode: params.mode,
       fields,
     });
-    return listingPageText(params, fields, rows, links);
+    let written = this.pagesWritten.get(rows);
+    if (written === undefined) this.pagesWritten.set(rows, (written = new Map()));
+    const key = `${links.origin}|${links.path}|${params.offset}|${params.limitParam ?? ''}|${params.modeParam ?? ''}|${params.descending}|${params.fields.join(',')}`;
+    let page = written.get(key);
+    if (page === undefined) {
+      page = Buffer.from(listingPageText(params, fields, rows, links));
+      // Few ways of asking for the same rows are in use at once; the spellings of an offset are many.
+      if (written.size >= MAX_PAGES_PER_ROWS) written.clear();
+      written.set(key, page);
+    }
+    return page;
   }
 
   /** The asset's stored text, served as it is, and its version (the ETag). */

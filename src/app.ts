@@ -8,7 +8,7 @@ import type { DestinationStream } from 'pino';
 import multipart from '@fastify/multipart';
 import { parse as parseQuery } from 'fast-querystring';
 import type { Config } from './config.js';
-import { loggerOptions } from './logging.js';
+import { loggerOptions, requestLoggerFactory } from './logging.js';
 import type { AssetStore } from './store/types.js';
 import { createServices } from './services/index.js';
 import { operationHandlers } from './routes/index.js';
@@ -69,6 +69,7 @@ export async function buildApp({ config, store, keys, signingKey, logStream }: A
     bodyLimit: config.bodyLimit,
     trustProxy: trustProxy(config.trustProxy),
     genReqId: requestId,
+    childLoggerFactory: requestLoggerFactory,
     frameworkErrors,
     clientErrorHandler,
     // Requests that arrive while the node drains are answered by the draining plugin, in the error envelope.

@@ -5,8 +5,8 @@
  * (`url`), and headers, queries and bodies in any logged object (@fastify/multipart logs the request's headers
  * at trace level, for one).
  */
-import type { DestinationStream, LoggerOptions } from 'pino';
-import type { FastifyRequest } from 'fastify';
+import { levels, type Bindings, type ChildLoggerOptions, type DestinationStream, type Level, type LoggerOptions } from 'pino';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
 export const REDACTED = '[Redacted]';
 
@@ -43,4 +43,32 @@ export function loggerOptions(level: string, stream?: DestinationStream): Logger
     serializers: { req: requestSerializer as never },
     ...(stream === undefined ? {} : { stream }),
   };
+}
+
+const LEVELS: readonly Level[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
+
+/** Whether `logger` writes lines of `level` (pino's standard levels; `silent` writes none). */
+function writes(logger: FastifyBaseLogger, level: Level): boolean {
+  const threshold = levels.values[logger.level];
+  return threshold !== undefined && levels.values[level]! >= threshold;
+}
+
+/**
+ * Fastify's `childLoggerFactory`: each request's logger (`request.log`, bound to its request id), made only when
+ * the request logs something. Making a pino child costs as much as serving a cached read (its bindings pass
+ * through the redaction), and at `warn` most requests never log. Until then the request's logger is its parent
+ * with the levels it writes, and `child`, going to the child, made on first use; the other levels are the parent's
+ * no-ops. Fastify hands every child options (`{}`); pino has a faster path for none, taken when they are empty.
+ */
+export function requestLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  // A route's own log level comes as an option: such a child decides its levels itself, so it is made at once.
+  if (Object.keys(options).length > 0) return logger.child(bindings, options);
+  let child: FastifyBaseLogger | undefined;
+  const made = (): FastifyBaseLogger => (child ??= logger.child(bindings));
+  const lazy: FastifyBaseLogger = Object.create(logger);
+  for (const level of LEVELS) {
+    if (writes(logger, level)) lazy[level] = (...args: Parameters<FastifyBaseLogger['info']>) => made()[level](...args);
+  }
+  lazy.child = (...args) => made().child(...args);
+  return lazy;
 }

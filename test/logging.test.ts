@@ -7,7 +7,8 @@ import { COOKIE_SECRET, KEYS, useServer } from './helpers/server.js';
 import { createAsset, toPending, validAsset } from './helpers/fixtures.js';
 import { leaksIn } from './helpers/logs.js';
 import { sendForm } from './helpers/uploads.js';
-import { redactUrl } from '../src/logging.js';
+import { pino } from 'pino';
+import { loggerOptions, redactUrl, requestLoggerFactory } from '../src/logging.js';
 
 describe('the log', () => {
   const server = useServer({}, { via: 'http' });
@@ -64,5 +65,43 @@ describe('redactUrl', () => {
     ['/a?opt_pretty=1', '/a?opt_pretty=1'],
   ])('%s → %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
+  });
+});
+
+describe("a request's logger", () => {
+  /** A pino logger at `level` with the registry's options, writing into `lines`, counting the children it makes. */
+  function parentAt(level: string) {
+    const lines: Record<string, unknown>[] = [];
+    const stream = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
+    let children = 0;
+    const logger = pino({ ...loggerOptions(level), onChild: () => void children++ }, stream);
+    return { logger, lines, children: () => children };
+  }
+
+  it('is made on first use only, and every line it writes carries the request id', () => {
+    const { logger, lines, children } = parentAt('warn');
+    const log = requestLoggerFactory(logger, { reqId: 'r-1' }, {});
+    log.info('not written at warn');
+    log.debug('nor this');
+    expect(children()).toBe(0);
+    log.warn({ detail: 1 }, 'written');
+    log.error('written too');
+    expect(children()).toBe(1);
+    expect(lines.map((line) => [line.msg, line.reqId])).toEqual([
+      ['written', 'r-1'],
+      ['written too', 'r-1'],
+    ]);
+    log.child({ step: 'inner' }).warn('from a grandchild');
+    expect(lines[2]).toMatchObject({ msg: 'from a grandchild', reqId: 'r-1', step: 'inner' });
+  });
+
+  it('writes every level its parent writes, and a route\'s own level when one is given', () => {
+    const info = parentAt('info');
+    requestLoggerFactory(info.logger, { reqId: 'r-2' }, {}).info('at info');
+    expect(info.lines).toMatchObject([{ msg: 'at info', reqId: 'r-2' }]);
+
+    const route = parentAt('warn');
+    requestLoggerFactory(route.logger, { reqId: 'r-3' }, { level: 'debug' }).debug('the route logs debug');
+    expect(route.lines).toMatchObject([{ msg: 'the route logs debug', reqId: 'r-3' }]);
   });
 });

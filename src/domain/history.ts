@@ -10,7 +10,7 @@ import { ApiError } from './errors.js';
 import type { JsonObject, JsonValue } from './json.js';
 import { lastValue } from './listing.js';
 
-const { applyPatch, compare, deepClone } = fastJsonPatch;
+const { applyPatch, compare, deepClone, escapePathComponent } = fastJsonPatch;
 
 /** One operation of a revision's `changes`: a JSON Patch operation the history uses (no `move`, `copy`, `test`). */
 export type ChangeOperation =
@@ -35,12 +35,26 @@ export interface Revision {
  * library ever answered with an operation the history does not promise (a defect, never a client's doing).
  */
 export function changesBetween(before: JsonObject, after: JsonObject): ChangeOperation[] {
+  if (Object.keys(before).length === 0) return addedMembers(after);
   const operations = compare(before, after);
   for (const operation of operations) {
     const allowed = operation.op === 'add' || operation.op === 'remove' || operation.op === 'replace';
     if (!allowed || operation.path === '') throw new Error(`a diff gave an operation the history does not keep: ${JSON.stringify(operation)}`);
   }
   return operations as ChangeOperation[];
+}
+
+/**
+ * From `{}`: one `add` per member, in the asset's order, as the library's diff gives them. Written directly, with
+ * the values shared rather than copied (a revision is written, never changed): a creation's revision is its whole
+ * asset, and copying it cost as much as writing it.
+ */
+function addedMembers(after: JsonObject): ChangeOperation[] {
+  const operations: ChangeOperation[] = [];
+  for (const [name, value] of Object.entries(after)) {
+    if (value !== undefined) operations.push({ op: 'add', path: `/${escapePathComponent(name)}`, value });
+  }
+  return operations;
 }
 
 /** The revision a write adds after `revisions` earlier ones, turning `before` into `after` (served as dated). */

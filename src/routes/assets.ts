@@ -1,6 +1,8 @@
 /** The asset operations: HTTP in, a service call, HTTP out. */
 import type { FastifyRequest } from 'fastify';
 import type { AssetService } from '../services/assets.js';
+import type { JsonText } from '../domain/json.js';
+import { toJson } from '../domain/serialize.js';
 import { callerOf, notModified, sendJsonText } from './http.js';
 import type { OperationHandlers, Reply } from './types.js';
 
@@ -22,8 +24,9 @@ export function assetHandlers(assets: AssetService): Pick<OperationHandlers, 'li
 
     async createAsset(request, reply) {
       const { token, transfer, asset } = await assets.create(request.principal, request.body);
-      const body: Reply<'createAsset', 201> = { access: { token, transfer }, data: asset };
-      return reply.code(201).header('location', `${request.origin}${collectionPath(request)}/${asset.id}`).send(body);
+      const body: JsonText<Reply<'createAsset', 201>> = `{"access":${toJson({ token, transfer })},"data":${asset.text}}`;
+      reply.code(201).header('location', `${request.origin}${collectionPath(request)}/${asset.id}`);
+      return sendJsonText(reply, body);
     },
 
     async getAsset(request, reply) {
@@ -32,8 +35,9 @@ export function assetHandlers(assets: AssetService): Pick<OperationHandlers, 'li
       return sendJsonText<Reply<'getAsset', 200>>(reply, Buffer.concat([DATA_OPENING, bytes, DATA_CLOSING]));
     },
 
-    async patchAsset(request) {
-      return { data: await assets.patch(request.params.asset_id, callerOf(request), request.body) } satisfies Reply<'patchAsset', 200>;
+    async patchAsset(request, reply) {
+      const asset = await assets.patch(request.params.asset_id, callerOf(request), request.body);
+      return sendJsonText<Reply<'patchAsset', 200>>(reply, `{"data":${asset.text}}`);
     },
   };
 }

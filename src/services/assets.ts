@@ -7,17 +7,24 @@ import type { components } from '../generated/openapi.js';
 import type { AssetRecord, AssetStore, AssetText } from '../store/types.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
-import type { JsonBytes, JsonObject } from '../domain/json.js';
+import type { JsonBytes, JsonObject, JsonText } from '../domain/json.js';
+import { toJson } from '../domain/serialize.js';
 import { formatDate, nowMicros } from '../domain/dates.js';
 import { formatAssetId, hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
-import { creatableFields, decidePatch, type Role } from '../domain/workflow.js';
+import { creatableFields, decidePatch, isStatus, type Role, type Status } from '../domain/workflow.js';
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
 import { fieldsToRead, listingPageText, parseListingQuery, type ListedRow } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
 import { LOST_RACE, recordDraft, recordWrite, requestData, retryLostRaces, type KeptParts } from './records.js';
-import { servedAsset } from './served.js';
+import { StoredValueError } from './served.js';
 
 type Asset = components['schemas']['Asset'];
+
+/** An asset as a write answers it: its id, and its JSON text as served. */
+export interface AssetJson {
+  id: string;
+  text: JsonText<Asset>;
+}
 type ListingPage = components['schemas']['ListingPage'];
 
 
@@ -105,7 +112,7 @@ export class AssetService {
    * A new draft owned by the caller. Its owner token and transfer token (which hands it to another owner,
    * services/transfers.ts) are returned this once and kept only as hashes.
    */
-  async create(principal: Principal | undefined, body: unknown): Promise<{ token: string; transfer: string; asset: Asset }> {
+  async create(principal: Principal | undefined, body: unknown): Promise<{ token: string; transfer: string; asset: AssetJson }> {
     if (principal === undefined || principal.role === 'concierge') throw refusals.forbidden();
     const data = requestData(body);
     rejectInvalid(checkInput(data));
@@ -134,27 +141,27 @@ export class AssetService {
       const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
       return recordWrite({}, recordDraft(kept, asset, stamp.now), principal.name);
     });
-    return { token, transfer, asset: servedAsset(record.asset) };
+    return { token, transfer, asset: assetJson(record.asset) };
   }
 
   /**
    * Applies a PATCH: 404, then the caller's role and the move (403), then the fields (422). A write that lost
    * a race with another is decided again on the newer version until the retry budget runs out, then 409.
    */
-  async patch(id: string, caller: Caller, body: unknown): Promise<Asset> {
+  async patch(id: string, caller: Caller, body: unknown): Promise<AssetJson> {
     const data = requestData(body);
     // The sent data does not change between attempts: checked once, refused only after 404 and 403.
     const inputErrors = checkInput(data);
     return retryLostRaces(async () => {
       const record = await this.store.get(id);
       if (record === undefined) throw refusals.notFound('asset_id');
-      const current = servedAsset(record.asset).status;
+      const current = statusOf(record.asset);
       const decision = decidePatch(roleFor(caller, record), current, data);
       if (!decision.allowed) throw ApiError.one(403, 'body', 'data', decision.description);
       rejectInvalid(inputErrors);
       const next = applyPatch(record.asset, decision.changes, decision.target);
       rejectInvalid(checkAsset(next));
-      if (sameContent(next, record.asset)) return servedAsset(record.asset);
+      if (sameContent(next, record.asset)) return assetJson(record.asset);
 
       const statusChanged = decision.target !== current;
       const author = authorOf(caller);
@@ -165,9 +172,23 @@ export class AssetService {
           author,
         ),
       );
-      return saved === LOST_RACE ? LOST_RACE : servedAsset(saved.asset);
+      return saved === LOST_RACE ? LOST_RACE : assetJson(saved.asset);
     });
   }
+}
+
+/**
+ * An asset a write has just judged (`checkAsset`) or kept unchanged, as the text it is served as: written once,
+ * not checked again (reads serve the stored text unchecked too; VALIDATE_REPLIES checks every answer in tests).
+ */
+function assetJson(asset: JsonObject): AssetJson {
+  return { id: String(asset.id), text: toJson(asset) };
+}
+
+/** The workflow status of a stored asset; a store that holds none changed under the registry (500). */
+function statusOf(asset: JsonObject): Status {
+  if (!isStatus(asset.status)) throw new StoredValueError(`A stored asset has no workflow status: ${String(asset.status)}`);
+  return asset.status;
 }
 
 function rejectInvalid(errors: ReturnType<typeof checkInput>): void {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import fastJsonPatch from 'fast-json-patch';
 import {
   assetAfter,
   changesBetween,
@@ -26,6 +28,15 @@ describe('changesBetween', () => {
     const changes = changesBetween({}, asset());
     expect(changes.every((change) => change.op === 'add' && change.path !== '')).toBe(true);
     expect(changes.map((change) => change.path)).toEqual(Object.keys(asset()).map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  });
+
+  it('from {} gives the library\'s diff as kept (its JSON text), for any object (written directly, not diffed)', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (value) => {
+        const object = value as JsonObject;
+        expect(JSON.stringify(changesBetween({}, object))).toBe(JSON.stringify(fastJsonPatch.compare({}, object)));
+      }),
+    );
   });
 
   it('touches only changed members, with RFC 6901 pointers, add/remove/replace only', () => {

@@ -336,7 +336,10 @@ export function performanceMarkdown(r: BenchResults, notes: string): string {
     '## Scaling',
     '',
     'Seeded through `store.bulkInsert` (pending assets, in the feed); at each size the registry is restarted and measured: ' +
-      'the first page of the feed, the last page (an `offset` 100 rows before the end), and reads of ids drawn at random from the whole store.',
+      'reads of ids drawn at random from the whole store (as configured: at the larger sizes most of them miss the served cache, ' +
+      'and they fill it), then, on a second registry started without the cache (`CACHE_MB=0`, which would serve every page after ' +
+      'the first from memory), the first page of the feed and the last page (an `offset` 100 rows before the end): the store\'s own growth. ' +
+      'Peak RSS is the larger of the two processes\'.',
     '',
     `![Throughput and latency against registry size](${files.chart.slice('docs/'.length)})`,
     '',

@@ -136,12 +136,15 @@ export class AssetService {
       appliedTransfers: [],
       documentHistory: [],
     };
-    const record = await this.store.create((stamp) => {
+    let text = '';
+    await this.store.create((stamp) => {
       const at = formatDate(stamp.now, timeZone);
       const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
-      return recordWrite({}, recordDraft(kept, asset, stamp.now), principal.name);
+      const write = recordWrite({}, recordDraft(kept, asset, stamp.now), principal.name);
+      text = write.text;
+      return write;
     });
-    return { token, transfer, asset: assetJson(record.asset) };
+    return { token, transfer, asset: { id, text } };
   }
 
   /**
@@ -165,14 +168,18 @@ export class AssetService {
 
       const statusChanged = decision.target !== current;
       const author = authorOf(caller);
-      const saved = await this.store.update(record.id, record.rev, (stamp) =>
-        recordWrite(
+      let text = '';
+      const saved = await this.store.update(record.id, record.rev, (stamp) => {
+        const write = recordWrite(
           record.asset,
           recordDraft(record, stampWrite(next, formatDate(stamp.now, this.settings.timeZone), statusChanged), stamp.now),
           author,
-        ),
-      );
-      return saved === LOST_RACE ? LOST_RACE : assetJson(saved.asset);
+        );
+        text = write.text;
+        return write;
+      });
+      // The text of the build the store wrote: a store calls it once per attempt, and the last attempt wrote.
+      return saved === LOST_RACE ? LOST_RACE : { id, text };
     });
   }
 }

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, refusals } from '../domain/errors.js';
 import { changesBetween } from '../domain/history.js';
 import { isJsonObject, type JsonObject } from '../domain/json.js';
+import { toJson } from '../domain/serialize.js';
 import type { AssetRecord, RecordDraft, RecordWrite } from '../store/types.js';
 
 /**
@@ -70,8 +71,9 @@ export function recordDraft(kept: KeptParts, asset: JsonObject, modified: number
 
 /**
  * A write of `record` by `author` (the API key's name) over the asset as served before it (`{}` for a creation):
- * the revision it adds holds the changes of the served asset (decisions.md §12).
+ * the revision it adds holds the changes of the served asset (decisions.md §12). The asset's served text is written
+ * here, once: the store keeps it and the write's answer is it.
  */
-export function recordWrite(before: JsonObject, record: RecordDraft, author: string): RecordWrite {
-  return { record, revision: { author, changes: changesBetween(before, record.asset) } };
+export function recordWrite(before: JsonObject, record: RecordDraft, author: string): RecordWrite & { text: string } {
+  return { record, revision: { author, changes: changesBetween(before, record.asset) }, text: toJson(record.asset) };
 }

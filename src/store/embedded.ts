@@ -427,7 +427,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     return latest === null || now > latest ? now : latest + 1;
   }
 
-  function rowColumns(draft: RecordDraft, rev: number, revisions: number): RowColumns {
+  function rowColumns(draft: RecordDraft, rev: number, revisions: number, text = toJson(draft.asset)): RowColumns {
     return [
       rev,
       draft.ownerTokenHash,
@@ -436,7 +436,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       draft.test ? 1 : 0,
       servedDateModified(draft),
       // The wire format (`amount` as `100.0`), so that reads serve the text as it is.
-      toJson(draft.asset),
+      text,
       draft.transferTokenHash,
       JSON.stringify(draft.appliedTransfers),
       JSON.stringify(draft.documentHistory),
@@ -463,9 +463,9 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     const day = dayOf(now, timeZone);
     // Same transaction as the insert: a build that throws rolls the counter back, so no index is lost.
     const dayIndex = nextDayIndex.get(day) as number;
-    const { record: draft, revision } = build({ now, day, dayIndex });
+    const { record: draft, revision, text } = build({ now, day, dayIndex });
     checkDraft(draft, now);
-    insertRow.run(draft.id, ...rowColumns(draft, 1, 1));
+    insertRow.run(draft.id, ...rowColumns(draft, 1, 1, text));
     keepRevision(draft.id, { rev: 1, date: servedDateModified(draft), ...revision });
     return { ...draft, rev: 1, revisions: 1 };
   });
@@ -476,11 +476,11 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       // A record that is gone is not at `expectedRev` either: the caller re-reads and answers 404.
       if (stored?.rev !== expectedRev) return 'conflict';
       const now = takeStamp();
-      const { record: draft, revision } = build({ now });
+      const { record: draft, revision, text } = build({ now });
       checkDraft(draft, now, id);
       const rev = expectedRev + 1;
       const revisions = stored.revisions + 1;
-      updateRow.run(...rowColumns(draft, rev, revisions), id);
+      updateRow.run(...rowColumns(draft, rev, revisions, text), id);
       keepRevision(id, { rev: revisions, date: servedDateModified(draft), ...revision });
       return { ...draft, rev, revisions };
     },

@@ -74,6 +74,11 @@ export type RevisionDraft = Pick<Revision, 'author' | 'changes'>;
 export interface RecordWrite {
   record: RecordDraft;
   revision: RevisionDraft;
+  /**
+   * `record.asset` as the text it is served as (domain/serialize.ts `toJson`), when the writer has written it: a
+   * store that keeps that text stores this one rather than writing it again.
+   */
+  text?: string;
 }
 
 /**

@@ -5,8 +5,9 @@
  *   npm run bench                 full run: scenarios at 10,000 assets, then scaling to 100,000 and 1,000,000;
  *                                 writes bench/results/<timestamp>.json, docs/performance.md and
  *                                 docs/performance-scaling.svg
- *   npm run bench -- --quick      under a minute: the four scenarios at 10,000 assets only; the last line of
- *                                 output is the four ratios as one JSON object (nothing is written)
+ *   npm run bench -- --quick      about two minutes: the five scenarios at 10,000 assets only, each with the limit
+ *                                 and the object route; the last line of output is the ratios to the limit as one
+ *                                 JSON object (nothing is written)
  *   npm run bench -- --report bench/results/<file>.json
  *                                 rewrites docs/performance.md and the chart from a saved result
  *   npm run bench -- --ds-upload  the document service instead: upload MB/s and the server's peak RSS for a

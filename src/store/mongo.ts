@@ -34,6 +34,7 @@ import {
   type IndexDescription,
 } from 'mongodb';
 import { dayOf } from '../domain/dates.js';
+import { type FeedWindow, medianGap, readInWindows } from '../domain/feed-windows.js';
 import { firstRevision } from '../domain/history.js';
 import type { JsonObject } from '../domain/json.js';
 import { toJson } from '../domain/serialize.js';
@@ -936,6 +937,17 @@ class MongoStore implements AssetStore {
     }
   }
 
+  /**
+   * The median gap between rows (`modified`) of the last page read in each mode and direction: the width of the
+   * next page's first window (domain/feed-windows.ts). Any value only makes a page cost more queries or rows.
+   */
+  private readonly feedGaps = new Map<string, number>();
+
+  /**
+   * A page is read through windows of `modified`, not as one range: DocumentDB sorts what a range matches after
+   * its index scan, so a page would cost every row after its position; a window costs about its own rows, and a
+   * real MongoDB reads each in index order all the same.
+   */
   async list(query: ListQuery): Promise<ListedRow[]> {
     requireFieldNames(query.fields);
     // One causally consistent session: the asset read sees at least what the clock read saw.
@@ -945,30 +957,56 @@ class MongoStore implements AssetStore {
       const bound = clock.live.length > 0 ? Math.min(...clock.live.map((tick) => Number(tick.t))) - 1 : clock.t;
       const range: Record<string, number> = { $lte: bound };
       if (query.after !== undefined) range[query.descending ? '$lt' : '$gt'] = query.after;
-      const filter: Record<string, unknown> = { listed: true, modified: range };
-      if (query.mode === 'real') filter.test = false;
-      else if (query.mode === 'test') filter.test = true;
+      const base: Record<string, unknown> = { listed: true };
+      if (query.mode === 'real') base.test = false;
+      else if (query.mode === 'test') base.test = true;
+      const hint = query.mode === 'all' ? INDEX.listing_all : INDEX.listing;
+      const [past, upTo] = query.descending ? (['$lt', '$gte'] as const) : (['$gt', '$lte'] as const);
       const projection: Record<string, 1> = { modified: 1, dateModified: 1 };
       for (const field of query.fields) projection[`asset.${field}`] = 1;
-      const docs = await this.assets
-        .find(filter, {
-          projection,
-          sort: { modified: query.descending ? -1 : 1 },
-          hint: query.mode === 'all' ? INDEX.listing_all : INDEX.listing,
-          limit: query.limit,
-          // The whole page in the first batch (the server's default is 101 documents): no getMore.
-          batchSize: query.limit,
-          session,
-        })
-        .toArray();
-      return docs.map((doc) => {
-        const row: ListedRow = { id: doc._id, modified: Number(doc.modified), dateModified: doc.dateModified };
-        if (query.fields.length > 0) {
-          const asset = doc.asset ?? {};
-          row.fields = query.fields.map((field) => (Object.hasOwn(asset, field) ? toJson(asset[field]) : undefined));
-        }
-        return row;
-      });
+      const read = async (window: FeedWindow, limit: number): Promise<ListedRow[]> => {
+        // A window's side replaces the range's: it lies inside the range.
+        const modified = { ...range };
+        if (window.from !== undefined) modified[past] = window.from;
+        if (window.to !== undefined) modified[upTo] = window.to;
+        const docs = await this.assets
+          .find(
+            { ...base, modified },
+            {
+              projection,
+              sort: { modified: query.descending ? -1 : 1 },
+              hint,
+              limit,
+              // The whole page in the first batch (the server's default is 101 documents): no getMore.
+              batchSize: limit,
+              session,
+            },
+          )
+          .toArray();
+        return docs.map((doc) => {
+          const row: ListedRow = { id: doc._id, modified: Number(doc.modified), dateModified: doc.dateModified };
+          if (query.fields.length > 0) {
+            const asset = doc.asset ?? {};
+            row.fields = query.fields.map((field) => (Object.hasOwn(asset, field) ? toJson(asset[field]) : undefined));
+          }
+          return row;
+        });
+      };
+      // Unsorted: an index scan's first entry, which every engine finds without reading the rest of the range.
+      const probe = async (from?: number): Promise<number | undefined> => {
+        const modified = from === undefined ? range : { ...range, [past]: from };
+        const doc = await this.assets.findOne(
+          { ...base, modified },
+          { projection: { _id: 0, modified: 1 }, hint, session },
+        );
+        return doc === null ? undefined : Number(doc.modified);
+      };
+      const key = `${query.mode} ${query.descending}`;
+      const page = { after: query.after, bound, descending: query.descending, limit: query.limit };
+      const rows = await readInWindows(page, this.feedGaps.get(key), read, probe);
+      const gap = medianGap(rows);
+      if (gap !== undefined) this.feedGaps.set(key, gap);
+      return rows;
     } finally {
       await session.endSession();
     }

@@ -23,6 +23,28 @@ export interface FeedWindow {
 }
 
 /**
+ * What earlier pages of a feed (one mode, one direction) tell the next one: the median gap between their rows, and
+ * where an ascending page without `after` began. Only a guess: a wrong one costs a page more rows or queries.
+ */
+export interface FeedLearned {
+  gap?: number;
+  start?: number;
+}
+
+/** What a page read teaches, over what was learned before it. */
+export function learnFrom(
+  learned: FeedLearned,
+  page: FeedPageRange,
+  rows: readonly { modified: number }[],
+): FeedLearned {
+  const next = { ...learned };
+  const gap = medianGap(rows);
+  if (gap !== undefined) next.gap = gap;
+  if (!page.descending && page.after === undefined && rows.length > 0) next.start = rows[0]!.modified;
+  return next;
+}
+
+/**
  * The first window's width for a page of `limit` rows, from the median gap between rows of earlier pages: twice
  * the span such a page covers. Never narrower than `limit` microseconds; that width is also the start without
  * anything learned: `modified` values are distinct whole microseconds, so it holds at most a page, however dense
@@ -57,13 +79,14 @@ export function medianGap(rows: readonly { modified: number }[]): number | undef
  * page is short) `nextWidth` wide from where the last ended, up to the range's end. `read` answers a window's rows
  * in feed order, at most `limit`. `probe` answers the `modified` of some row of the range past `past` in the feed's
  * direction (the whole range when absent), undefined when there is none; an engine that reads the index in order
- * answers the lowest: ascending the nearest row, so a window after a gap starts at the next row, and the first
- * row when the page has no `after`; descending the range's last row, where its windows end. Any other row only
- * makes a window wider than needed: the rows are the same.
+ * answers the lowest: ascending the nearest row, so a window after a gap starts at the next row; descending the
+ * range's last row, where its windows end. An ascending page without `after` starts at the learned `start` (its
+ * first window open below, so rows before it are in it), else at the probed first row. A wrong guess only makes a
+ * window wider or narrower than needed: the rows are the same.
  */
 export async function readInWindows<Row extends { modified: number }>(
   page: FeedPageRange,
-  gap: number | undefined,
+  learned: FeedLearned,
   read: (window: FeedWindow, limit: number) => Promise<Row[]>,
   probe: (past?: number) => Promise<number | undefined>,
 ): Promise<Row[]> {
@@ -72,14 +95,14 @@ export async function readInWindows<Row extends { modified: number }>(
   const rows: Row[] = [];
   let from = page.after;
   let to: number;
-  let width = firstWidth(limit, gap);
+  let width = firstWidth(limit, learned.gap);
   // The range's far end, inclusive: a window reaching it is the last. Descending, its last row, probed once needed.
   let end: number | undefined;
   if (descending) {
     to = Math.min(page.after ?? Infinity, bound) - width;
   } else {
     end = bound;
-    const start = from ?? (await probe());
+    const start = from ?? learned.start ?? (await probe());
     if (start === undefined) return rows;
     to = start + width;
   }

@@ -34,7 +34,7 @@ import {
   type IndexDescription,
 } from 'mongodb';
 import { dayOf } from '../domain/dates.js';
-import { type FeedWindow, medianGap, readInWindows } from '../domain/feed-windows.js';
+import { type FeedLearned, type FeedWindow, learnFrom, readInWindows } from '../domain/feed-windows.js';
 import { firstRevision } from '../domain/history.js';
 import type { JsonObject } from '../domain/json.js';
 import { toJson } from '../domain/serialize.js';
@@ -937,11 +937,8 @@ class MongoStore implements AssetStore {
     }
   }
 
-  /**
-   * The median gap between rows (`modified`) of the last page read in each mode and direction: the width of the
-   * next page's first window (domain/feed-windows.ts). Any value only makes a page cost more queries or rows.
-   */
-  private readonly feedGaps = new Map<string, number>();
+  /** What the pages read so far tell the next one, per mode and direction (domain/feed-windows.ts). */
+  private readonly feedLearned = new Map<string, FeedLearned>();
 
   /**
    * A page is read through windows of `modified`, not as one range: DocumentDB sorts what a range matches after
@@ -1003,9 +1000,9 @@ class MongoStore implements AssetStore {
       };
       const key = `${query.mode} ${query.descending}`;
       const page = { after: query.after, bound, descending: query.descending, limit: query.limit };
-      const rows = await readInWindows(page, this.feedGaps.get(key), read, probe);
-      const gap = medianGap(rows);
-      if (gap !== undefined) this.feedGaps.set(key, gap);
+      const learned = this.feedLearned.get(key) ?? {};
+      const rows = await readInWindows(page, learned, read, probe);
+      this.feedLearned.set(key, learnFrom(learned, page, rows));
       return rows;
     } finally {
       await session.endSession();

@@ -952,23 +952,27 @@ class MongoStore implements AssetStore {
     try {
       const clock = await this.readClock(session);
       const bound = clock.live.length > 0 ? Math.min(...clock.live.map((tick) => Number(tick.t))) - 1 : clock.t;
-      const range: Record<string, number> = { $lte: bound };
-      if (query.after !== undefined) range[query.descending ? '$lt' : '$gt'] = query.after;
       const base: Record<string, unknown> = { listed: true };
       if (query.mode === 'real') base.test = false;
       else if (query.mode === 'test') base.test = true;
       const hint = query.mode === 'all' ? INDEX.listing_all : INDEX.listing;
-      const [past, upTo] = query.descending ? (['$lt', '$gte'] as const) : (['$gt', '$lte'] as const);
+      /**
+       * The rows of the range past `from` (exclusive) up to `to` (inclusive) in the feed's direction, absent sides
+       * the range's own: one condition a side, the tighter one. With a third condition on `modified` DocumentDB no
+       * longer bounds its index scan by the window (at 100,000 assets a window cost 53 ms instead of 17).
+       */
+      const between = (from: number | undefined, to: number | undefined): Record<string, number> => {
+        if (!query.descending) return from === undefined ? { $lte: to ?? bound } : { $gt: from, $lte: to ?? bound };
+        const modified: Record<string, number> = from !== undefined && from <= bound ? { $lt: from } : { $lte: bound };
+        if (to !== undefined) modified.$gte = to;
+        return modified;
+      };
       const projection: Record<string, 1> = { modified: 1, dateModified: 1 };
       for (const field of query.fields) projection[`asset.${field}`] = 1;
       const read = async (window: FeedWindow, limit: number): Promise<ListedRow[]> => {
-        // A window's side replaces the range's: it lies inside the range.
-        const modified = { ...range };
-        if (window.from !== undefined) modified[past] = window.from;
-        if (window.to !== undefined) modified[upTo] = window.to;
         const docs = await this.assets
           .find(
-            { ...base, modified },
+            { ...base, modified: between(window.from ?? query.after, window.to) },
             {
               projection,
               sort: { modified: query.descending ? -1 : 1 },
@@ -990,10 +994,9 @@ class MongoStore implements AssetStore {
         });
       };
       // Unsorted: an index scan's first entry, which every engine finds without reading the rest of the range.
-      const probe = async (from?: number): Promise<number | undefined> => {
-        const modified = from === undefined ? range : { ...range, [past]: from };
+      const probe = async (past?: number): Promise<number | undefined> => {
         const doc = await this.assets.findOne(
-          { ...base, modified },
+          { ...base, modified: between(past ?? query.after, undefined) },
           { projection: { _id: 0, modified: 1 }, hint, session },
         );
         return doc === null ? undefined : Number(doc.modified);

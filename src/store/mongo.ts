@@ -34,6 +34,7 @@ import {
   type IndexDescription,
 } from 'mongodb';
 import { dayOf } from '../domain/dates.js';
+import { type FeedLearned, type FeedWindow, learnFrom, readInWindows } from '../domain/feed-windows.js';
 import { firstRevision } from '../domain/history.js';
 import type { JsonObject } from '../domain/json.js';
 import { toJson } from '../domain/serialize.js';
@@ -936,6 +937,14 @@ class MongoStore implements AssetStore {
     }
   }
 
+  /** What the pages read so far tell the next one, per mode and direction (domain/feed-windows.ts). */
+  private readonly feedLearned = new Map<string, FeedLearned>();
+
+  /**
+   * A page is read through windows of `modified`, not as one range: DocumentDB sorts what a range matches after
+   * its index scan, so a page would cost every row after its position; a window costs about its own rows, and a
+   * real MongoDB reads each in index order all the same.
+   */
   async list(query: ListQuery): Promise<ListedRow[]> {
     requireFieldNames(query.fields);
     // One causally consistent session: the asset read sees at least what the clock read saw.
@@ -943,32 +952,61 @@ class MongoStore implements AssetStore {
     try {
       const clock = await this.readClock(session);
       const bound = clock.live.length > 0 ? Math.min(...clock.live.map((tick) => Number(tick.t))) - 1 : clock.t;
-      const range: Record<string, number> = { $lte: bound };
-      if (query.after !== undefined) range[query.descending ? '$lt' : '$gt'] = query.after;
-      const filter: Record<string, unknown> = { listed: true, modified: range };
-      if (query.mode === 'real') filter.test = false;
-      else if (query.mode === 'test') filter.test = true;
+      const base: Record<string, unknown> = { listed: true };
+      if (query.mode === 'real') base.test = false;
+      else if (query.mode === 'test') base.test = true;
+      const hint = query.mode === 'all' ? INDEX.listing_all : INDEX.listing;
+      /**
+       * The rows of the range past `from` (exclusive) up to `to` (inclusive) in the feed's direction, absent sides
+       * the range's own: one condition a side, the tighter one. With a third condition on `modified` DocumentDB no
+       * longer bounds its index scan by the window (at 100,000 assets a window cost 53 ms instead of 17).
+       */
+      const between = (from: number | undefined, to: number | undefined): Record<string, number> => {
+        if (!query.descending) return from === undefined ? { $lte: to ?? bound } : { $gt: from, $lte: to ?? bound };
+        const modified: Record<string, number> = from !== undefined && from <= bound ? { $lt: from } : { $lte: bound };
+        if (to !== undefined) modified.$gte = to;
+        return modified;
+      };
       const projection: Record<string, 1> = { modified: 1, dateModified: 1 };
       for (const field of query.fields) projection[`asset.${field}`] = 1;
-      const docs = await this.assets
-        .find(filter, {
-          projection,
-          sort: { modified: query.descending ? -1 : 1 },
-          hint: query.mode === 'all' ? INDEX.listing_all : INDEX.listing,
-          limit: query.limit,
-          // The whole page in the first batch (the server's default is 101 documents): no getMore.
-          batchSize: query.limit,
-          session,
-        })
-        .toArray();
-      return docs.map((doc) => {
-        const row: ListedRow = { id: doc._id, modified: Number(doc.modified), dateModified: doc.dateModified };
-        if (query.fields.length > 0) {
-          const asset = doc.asset ?? {};
-          row.fields = query.fields.map((field) => (Object.hasOwn(asset, field) ? toJson(asset[field]) : undefined));
-        }
-        return row;
-      });
+      const read = async (window: FeedWindow, limit: number): Promise<ListedRow[]> => {
+        const docs = await this.assets
+          .find(
+            { ...base, modified: between(window.from ?? query.after, window.to) },
+            {
+              projection,
+              sort: { modified: query.descending ? -1 : 1 },
+              hint,
+              limit,
+              // The whole page in the first batch (the server's default is 101 documents): no getMore.
+              batchSize: limit,
+              session,
+            },
+          )
+          .toArray();
+        return docs.map((doc) => {
+          const row: ListedRow = { id: doc._id, modified: Number(doc.modified), dateModified: doc.dateModified };
+          if (query.fields.length > 0) {
+            const asset = doc.asset ?? {};
+            row.fields = query.fields.map((field) => (Object.hasOwn(asset, field) ? toJson(asset[field]) : undefined));
+          }
+          return row;
+        });
+      };
+      // Unsorted: an index scan's first entry, which every engine finds without reading the rest of the range.
+      const probe = async (past?: number): Promise<number | undefined> => {
+        const doc = await this.assets.findOne(
+          { ...base, modified: between(past ?? query.after, undefined) },
+          { projection: { _id: 0, modified: 1 }, hint, session },
+        );
+        return doc === null ? undefined : Number(doc.modified);
+      };
+      const key = `${query.mode} ${query.descending}`;
+      const page = { after: query.after, bound, descending: query.descending, limit: query.limit };
+      const learned = this.feedLearned.get(key) ?? {};
+      const rows = await readInWindows(page, learned, read, probe);
+      this.feedLearned.set(key, learnFrom(learned, page, rows));
+      return rows;
     } finally {
       await session.endSession();
     }

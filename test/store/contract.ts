@@ -373,6 +373,70 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         }
       });
 
+      it('pages any feed exactly as its whole range read in order: dense runs, gaps of years, lone rows', async () => {
+        const YEAR = 365 * 24 * 3600 * 1_000_000;
+        const now = nowMicros();
+        // Listed real, listed test and unlisted rows interleaved: each mode sees its own gaps.
+        const times: number[] = [];
+        for (let i = 0; i < 150; i++) times.push(now - 30 * YEAR + i);
+        times.push(now - 21 * YEAR);
+        for (let i = 0; i < 60; i++) times.push(now - 4 * YEAR + i * 1000);
+        for (let i = 0; i < 12; i++) times.push(now - 3600_000_000 + i * 97_000_000);
+        const drafts = times.map((at, i) =>
+          draftAt({ now: at }, { listed: i % 5 !== 4, test: i % 3 === 0, title: `row ${i}` }),
+        );
+        await store.bulkInsert(drafts);
+        const fields = ['title', 'missing', 'status'];
+        const reference = (page: ListQuery) => {
+          const rows = drafts
+            .filter((draft) => draft.listed && (page.mode === 'all' || draft.test === (page.mode === 'test')))
+            .filter((draft) => page.after === undefined || (page.descending ? draft.modified < page.after : draft.modified > page.after))
+            .map((draft) => ({
+              id: draft.id,
+              modified: draft.modified,
+              dateModified: draft.asset.dateModified,
+              ...(page.fields.length > 0 && { fields: [JSON.stringify(draft.asset.title), undefined, '"pending"'] }),
+            }));
+          if (page.descending) rows.reverse();
+          return rows.slice(0, page.limit);
+        };
+        const afters = [undefined, 0, ...[0, 75, 149, 150, 151, 170, 210, 216, 221].map((i) => times[i]!), now + 1];
+        for (const mode of ['real', 'test', 'all'] as const) {
+          for (const descending of [false, true]) {
+            // At each position and next to it (between rows): a full page, and a single row with opt_fields.
+            for (const at of afters) {
+              for (const page of [
+                query({ mode, descending, after: at, limit: 100 }),
+                query({ mode, descending, after: at && at + 1, limit: 1, fields }),
+              ]) {
+                expect(await store.list(page), JSON.stringify(page)).toEqual(reference(page));
+              }
+            }
+            let after: number | undefined;
+            for (;;) {
+              const page = query({ mode, descending, after, limit: 20, fields });
+              const rows = await store.list(page);
+              expect(rows, JSON.stringify(page)).toEqual(reference(page));
+              if (rows.length === 0) break;
+              after = rows.at(-1)!.modified;
+            }
+          }
+        }
+      });
+
+      it('pages a feed of one row, and an empty range, in both directions', async () => {
+        const at = nowMicros() - 1000;
+        const draft = draftAt({ now: at }, { test: true });
+        await store.bulkInsert([draft]);
+        const row = { id: draft.id, modified: at, dateModified: draft.asset.dateModified };
+        for (const descending of [false, true]) {
+          expect(await store.list(query({ descending, mode: 'test' }))).toEqual([row]);
+          expect(await store.list(query({ descending, mode: 'real' }))).toEqual([]);
+          expect(await store.list(query({ descending, after: at }))).toEqual([]);
+          expect(await store.list(query({ descending, after: descending ? at + 1 : at - 1 }))).toEqual([row]);
+        }
+      });
+
       it('refuses a field name that is not an identifier (a path could reach inside a value)', async () => {
         await create();
         await expect(store.list(query({ fields: ['value.amount'] }))).rejects.toThrow(/not a field name/);

@@ -7,8 +7,12 @@
  * and an entry of an older generation is never served:
  * - this process's writes (`create`, `update`, `bulkInsert`, an import's page) start it when the store has
  *   committed them, before their callers hear of them: a client reads its own writes from this node;
- * - other processes' writes start it when the store's write watch (`watchWrites`: SQLite's data_version polled,
- *   MongoDB's change stream or clock) signals them, within its poll interval, well inside the feed's 1 s.
+ * - other processes' writes start it when the store's write watch (`watchWrites`) signals them. Where the watch can
+ *   look at once without a round trip (`check`: SQLite's data_version, a read of shared memory), every read looks
+ *   first, so no read serves anything older than the last commit of any process. Elsewhere (MongoDB: its change
+ *   stream, or the clock polled every 20 ms) an asset's text may lag another node's write by that interval, well
+ *   inside the feed's 1 s; feed pages are then not kept at all, since a client following the feed across nodes
+ *   must find every version acknowledged before it asked.
  * A read that was under way when a generation began is served but not kept: it may have read the older value.
  * A generation begins by counting one up; entries of older ones are dropped when met or pushed out by newer ones.
  */
@@ -70,9 +74,12 @@ export async function cachedStore(store: AssetStore, options: ServedCacheOptions
     return undefined;
   }
 
+  const check = watch?.check;
+
   /** Reads through the cache: a value read while no write began is kept for the generation it was read in. */
   async function readThrough<T extends AssetText | ListedRow[]>(key: string, read: () => Promise<T | undefined>, size: (value: T) => number) {
     if (!enabled) return read();
+    check?.();
     const hit = kept<T>(key);
     if (hit !== undefined) return hit;
     const readIn = generation;
@@ -109,7 +116,8 @@ export async function cachedStore(store: AssetStore, options: ServedCacheOptions
     getText: (id) => readThrough(`a:${id}`, () => store.getText(id), (text) => text.bytes.length + ENTRY_OVERHEAD),
     update: writing((id, expectedRev, build) => store.update(id, expectedRev, build)),
     revisions: (id, after, limit) => store.revisions(id, after, limit),
-    list: (query) => readThrough(`l:${listKey(query)}`, () => store.list(query), rowsSize) as Promise<ListedRow[]>,
+    list: (query) =>
+      check === undefined ? store.list(query) : (readThrough(`l:${listKey(query)}`, () => store.list(query), rowsSize) as Promise<ListedRow[]>),
     ping: () => store.ping(),
     bulkInsert: writing((records) => store.bulkInsert(records)),
     watchWrites: (onWrite) => store.watchWrites(onWrite),

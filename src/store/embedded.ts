@@ -826,6 +826,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
       }
       return {
         method: 'data_version poll',
+        check: pollDataVersion,
         async close() {
           watchers.delete(watcher);
           if (watchers.size === 0) stopWatching();

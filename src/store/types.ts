@@ -150,6 +150,12 @@ export interface TransferStore {
 export interface WriteWatch {
   /** How other processes' writes are noticed, for the logs: e.g. `change stream`, `clock poll`. */
   readonly method: string;
+  /**
+   * Looks for writes of other processes now, and signals any before it returns; present only where that costs no
+   * round trip (the embedded store reads SQLite's data_version). A reader that calls it first is exact across
+   * processes, not only within a poll interval.
+   */
+  check?(): void;
   close(): Promise<void>;
 }
 

@@ -31,7 +31,7 @@ export interface Config {
   validateReplies: boolean;
   /** Milliseconds a graceful shutdown may take before the process exits anyway. */
   closeGraceDelay: number;
-  /** Bytes of served assets and feed pages this node keeps in memory (0: none). */
+  /** Bytes of memory this node's cache of served assets and feed pages may take (0: none). */
   cacheBytes: number;
   /** Change streams this node serves at once (503 beyond). */
   streamMaxClients: number;
@@ -207,7 +207,7 @@ export const SETTINGS_SCHEMA: JSONSchemaType<Settings> = {
       minimum: 0,
       default: 32,
       description:
-        "mebibytes of served assets and feed pages a node keeps in memory, exact after every write of any node (0: none)",
+        "mebibytes of memory a node's cache of served assets and feed pages may take; exact after every write of any node (0: none)",
     },
     STREAM_MAX_CLIENTS: {
       type: 'integer',

@@ -22,7 +22,7 @@ import type { ListedRow } from '../domain/listing.js';
 import type { AssetStore, AssetText, ImportStore, ListQuery, WriteWatch } from './types.js';
 
 export interface ServedCacheOptions {
-  /** Bytes the cache may hold (asset texts and feed pages together, roughly); 0 turns it off. */
+  /** Bytes of memory the cache may take (asset texts and feed pages together, as measured); 0 turns it off. */
   maxBytes: number;
 }
 
@@ -34,16 +34,22 @@ interface Entry<T> {
 
 /** What a kept value costs beyond its bytes: the entry, its key and the map's slot, roughly. */
 const ENTRY_OVERHEAD = 200;
+/**
+ * What a kept byte costs the process: measured, a cache of 16 MiB of texts filled by random reads of a million
+ * assets grew the peak RSS by 35 MB (32 MiB by 66 MB): the allocator's share and the evicted values waiting for the
+ * collector. Counting each byte twice makes `maxBytes` what the process pays.
+ */
+const MEMORY_PER_BYTE = 2;
 /** What a feed row costs beyond its fields' texts: the object, its id and dateModified strings, roughly. */
 const ROW_OVERHEAD = 160;
 
 function rowsSize(rows: readonly ListedRow[]): number {
-  let size = ENTRY_OVERHEAD;
+  let size = 0;
   for (const row of rows) {
     size += ROW_OVERHEAD;
     if (row.fields !== undefined) for (const field of row.fields) size += field?.length ?? 0;
   }
-  return size;
+  return MEMORY_PER_BYTE * size + ENTRY_OVERHEAD;
 }
 
 /** The feed query as a key: every member that changes the page. */
@@ -130,7 +136,7 @@ export async function cachedStore(store: AssetStore, options: ServedCacheOptions
     imports,
     create: writing((build) => store.create(build)),
     get: (id) => store.get(id),
-    getText: (id) => readThrough(`a:${id}`, () => store.getText(id), (text) => text.bytes.length + ENTRY_OVERHEAD),
+    getText: (id) => readThrough(`a:${id}`, () => store.getText(id), (text) => MEMORY_PER_BYTE * text.bytes.length + ENTRY_OVERHEAD),
     update: writing((id, expectedRev, build) => store.update(id, expectedRev, build)),
     revisions: (id, after, limit) => store.revisions(id, after, limit),
     list: (query) =>

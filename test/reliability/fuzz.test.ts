@@ -52,7 +52,7 @@ describe('hostile input', () => {
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
       const key = `${kind} → ${status}`;
-      if (!failures.has(key)) failures.set(key, `${what.slice(0, 200)} :: ${message.slice(0, 400)}`);
+      if (!failures.has(key)) failures.set(key, `${what.slice(0, 200)} :: ${message.slice(0, 1500)}`);
     }
   }
   const statuses = new Map<number, number>();
@@ -63,6 +63,15 @@ describe('hostile input', () => {
     expect(asset.status, 'the server still answers').toBe(200);
     expect(feed.status, 'the server still answers').toBe(200);
     return { asset: asset.text, feed: JSON.stringify(feed.json.data) };
+  }
+
+  /** The entries only one of two feed snapshots holds, so that a failure says what changed. */
+  function feedDifference(before: string, after: string): string {
+    const entries = (feed: string) => (JSON.parse(feed) as unknown[]).map((entry) => JSON.stringify(entry));
+    const [was, is] = [entries(before), entries(after)];
+    const gone = was.filter((entry) => !is.includes(entry));
+    const added = is.filter((entry) => !was.includes(entry));
+    return `${was.length} entries before, ${is.length} after; gone ${gone.join(' ')}; new ${added.join(' ')}`;
   }
 
   /** A fresh listed asset to aim PATCHes at (after a PATCH valid by chance moved the old one on). */
@@ -88,7 +97,7 @@ describe('hostile input', () => {
     const now = await takeSnapshot();
     if (res.status >= 300) {
       expect(now.asset, `the known asset changed after a refused ${what}`).toBe(snapshot.asset);
-      expect(now.feed, `the feed changed after a refused ${what}`).toBe(snapshot.feed);
+      expect(now.feed, `the feed changed after a refused ${what}: ${feedDifference(snapshot.feed, now.feed)}`).toBe(snapshot.feed);
     } else if (now.asset !== snapshot.asset) {
       // A PATCH valid by chance: the feed may differ only in the known asset's entry.
       const withoutKnown = (feed: string) => JSON.stringify(JSON.parse(feed).filter((e: any) => e.id !== known.id));
@@ -97,7 +106,7 @@ describe('hostile input', () => {
       if (asset.status !== 'pending') await newTarget();
       else snapshot = now;
     } else {
-      expect(now.feed, `the feed changed after ${what}`).toBe(snapshot.feed);
+      expect(now.feed, `the feed changed after ${what}: ${feedDifference(snapshot.feed, now.feed)}`).toBe(snapshot.feed);
     }
   }
 

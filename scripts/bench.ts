@@ -98,17 +98,27 @@ const log = (text: string): void => void process.stderr.write(`${text}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-function get(url: string, timeoutMs = 2000): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+interface Exchanged {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The answer's body, exactly as it came. */
+  bytes: Buffer;
+}
+
+/** One request (set-up and captures, not load); the answer's status, headers and exact bytes. */
+function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
+): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { timeout: timeoutMs }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, timeout: options.timeoutMs ?? 2000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
     });
     req.on('timeout', () => req.destroy(new Error(`timeout: ${url}`)));
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 
@@ -157,7 +167,7 @@ async function startChild(args: string[], env: Record<string, string>, healthPat
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${stderr}`);
     try {
-      const res = await get(url + healthPath, 1000);
+      const res = await send(url + healthPath, { timeoutMs: 1000 });
       if (res.status === 200) break;
     } catch {
       // not listening yet
@@ -551,27 +561,6 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify(streamOnly ? results.streams : results.ratios) + '\n');
 }
 
-/** One request with a body; the answer's status, media type and exact bytes. */
-function exchange(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: string | Buffer,
-): Promise<{ status: number; type: string; bytes: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, timeout: 30_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), bytes: Buffer.concat(chunks) }),
-      );
-    });
-    req.on('timeout', () => req.destroy(new Error(`timeout: ${url}`)));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /**
  * The limit of a scenario (issue 23): one request of the scenario is sent to the registry and its answer's bytes
  * are handed to the bare server, which then answers exactly those bytes, with the same status, to the same
@@ -580,20 +569,25 @@ function exchange(
 async function sameBytesSpec(key: string, scenario: LoadSpec, bareUrl: string): Promise<LoadSpec> {
   const varied = scenario.setup?.() ?? {};
   const target = new URL(scenario.url);
-  const answer = await exchange(
-    `${target.origin}${varied.path ?? target.pathname + target.search}`,
-    scenario.method ?? 'GET',
-    scenario.headers ?? {},
-    varied.body ?? scenario.body,
-  );
+  const body = varied.body ?? scenario.body;
+  const answer = await send(`${target.origin}${varied.path ?? target.pathname + target.search}`, {
+    method: scenario.method ?? 'GET',
+    headers: scenario.headers ?? {},
+    ...(body === undefined ? {} : { body }),
+    timeoutMs: 30_000,
+  });
   if (answer.status !== (scenario.expect ?? 200)) {
     throw new Error(`capturing ${key}: the registry answered ${answer.status}: ${answer.bytes.toString('utf8').slice(0, 300)}`);
   }
-  await exchange(`${bareUrl}/bytes/${key}`, 'PUT', {
-    'content-type': 'application/octet-stream',
-    'x-status': String(answer.status),
-    'x-type': answer.type,
-  }, answer.bytes);
+  await send(`${bareUrl}/bytes/${key}`, {
+    method: 'PUT',
+    headers: {
+      'content-type': 'application/octet-stream',
+      'x-status': String(answer.status),
+      'x-type': String(answer.headers['content-type'] ?? ''),
+    },
+    body: answer.bytes,
+  });
   const path = `/bytes/${key}`;
   const setup = scenario.setup;
   return {
@@ -616,7 +610,7 @@ async function sameBytesSpec(key: string, scenario: LoadSpec, bareUrl: string): 
 /** GET once, keep the SERVER_ID cookie the registry hands out (writes need it). */
 async function serverCookie(base: string): Promise<string> {
   // Set-up, not a measurement: a generous timeout for a first page on a cold engine.
-  const res = await get(`${base}${API}/assets?limit=1`, 30_000);
+  const res = await send(`${base}${API}/assets?limit=1`, { timeoutMs: 30_000 });
   const setCookie = res.headers['set-cookie'];
   const first = (Array.isArray(setCookie) ? setCookie : [String(setCookie ?? '')]).find((c) => c.startsWith('SERVER_ID='));
   if (!first) throw new Error('the registry handed out no SERVER_ID cookie');

@@ -4,7 +4,7 @@
  * mapping between a stored record and the asset it serves, and the retry of a write that lost a race.
  */
 import type { components } from '../generated/openapi.js';
-import type { AssetRecord, AssetStore, AssetText } from '../store/types.js';
+import type { AssetRecord, AssetStore, AssetText, CreateStamp, WriteStamp } from '../store/types.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
 import type { JsonBytes, JsonObject, JsonText } from '../domain/json.js';
@@ -15,18 +15,17 @@ import { creatableFields, decidePatch, isStatus, type Role, type Status } from '
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
 import { fieldsToRead, listingPageText, parseListingQuery, type ListedRow } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
-import { LOST_RACE, recordDraft, recordWrite, requestData, retryLostRaces, type KeptParts } from './records.js';
+import { LOST_RACE, recordDraft, recordWrite, rememberingText, requestData, retryLostRaces, type KeptParts } from './records.js';
 import { StoredValueError } from './served.js';
 
 type Asset = components['schemas']['Asset'];
+type ListingPage = components['schemas']['ListingPage'];
 
 /** An asset as a write answers it: its id, and its JSON text as served. */
 export interface AssetJson {
   id: string;
   text: JsonText<Asset>;
 }
-type ListingPage = components['schemas']['ListingPage'];
-
 
 /** Pages kept per rows read (see `AssetService.list`). */
 const MAX_PAGES_PER_ROWS = 16;
@@ -47,8 +46,6 @@ export interface LinkBase {
   path: string;
   origin: string;
 }
-
-
 
 /** The role the caller plays for this asset: a broker is its owner only with the asset's owner token. */
 export function roleFor(caller: Caller, record: AssetRecord): Role {
@@ -136,15 +133,13 @@ export class AssetService {
       appliedTransfers: [],
       documentHistory: [],
     };
-    let text = '';
-    await this.store.create((stamp) => {
+    const creation = rememberingText((stamp: CreateStamp) => {
       const at = formatDate(stamp.now, timeZone);
       const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
-      const write = recordWrite({}, recordDraft(kept, asset, stamp.now), principal.name);
-      text = write.text;
-      return write;
+      return recordWrite({}, recordDraft(kept, asset, stamp.now), principal.name);
     });
-    return { token, transfer, asset: { id, text } };
+    await this.store.create(creation.build);
+    return { token, transfer, asset: { id, text: creation.text() } };
   }
 
   /**
@@ -168,18 +163,15 @@ export class AssetService {
 
       const statusChanged = decision.target !== current;
       const author = authorOf(caller);
-      let text = '';
-      const saved = await this.store.update(record.id, record.rev, (stamp) => {
-        const write = recordWrite(
+      const update = rememberingText((stamp: WriteStamp) =>
+        recordWrite(
           record.asset,
           recordDraft(record, stampWrite(next, formatDate(stamp.now, this.settings.timeZone), statusChanged), stamp.now),
           author,
-        );
-        text = write.text;
-        return write;
-      });
-      // The text of the build the store wrote: a store calls it once per attempt, and the last attempt wrote.
-      return saved === LOST_RACE ? LOST_RACE : { id, text };
+        ),
+      );
+      const saved = await this.store.update(record.id, record.rev, update.build);
+      return saved === LOST_RACE ? LOST_RACE : { id, text: update.text() };
     });
   }
 }

@@ -77,3 +77,19 @@ export function recordDraft(kept: KeptParts, asset: JsonObject, modified: number
 export function recordWrite(before: JsonObject, record: RecordDraft, author: string): RecordWrite & { text: string } {
   return { record, revision: { author, changes: changesBetween(before, record.asset) }, text: toJson(record.asset) };
 }
+
+/**
+ * `build`, remembering the served text of the write it built last. A store calls a build once per attempt and writes
+ * what the last call built (or nothing, when it answers a lost race): `text()` is then the written asset's text.
+ */
+export function rememberingText<S>(build: (stamp: S) => RecordWrite & { text: string }): { build: (stamp: S) => RecordWrite; text: () => string } {
+  let text = '';
+  return {
+    build: (stamp) => {
+      const write = build(stamp);
+      text = write.text;
+      return write;
+    },
+    text: () => text,
+  };
+}

@@ -22,6 +22,11 @@ describeStoreContract('embedded (SQLite) through the served cache', () => cached
 
 const FEED: ListQuery = { descending: false, limit: 100, mode: 'all', fields: ['title'] };
 
+/** The title of the asset's text as `store` serves it. */
+async function titleOf(store: AssetStore, id: string): Promise<unknown> {
+  return JSON.parse((await store.getText(id))!.bytes.toString('utf8')).title;
+}
+
 /** A real store whose `getText` and `list` calls are counted, and can be held back until `release`. */
 function observed(store: AssetStore) {
   const calls = { getText: 0, list: 0 };
@@ -79,7 +84,7 @@ describe('served cache', () => {
     expect(watched.calls).toEqual({ getText: 1, list: 1 });
 
     await cached.update(a.id, a.rev, (stamp) => written(draftAt(stamp, { id: a.id, title: 'a, edited' })));
-    expect(JSON.parse((await cached.getText(a.id))!.bytes.toString('utf8')).title).toBe('a, edited');
+    expect(await titleOf(cached, a.id)).toBe('a, edited');
     expect((await cached.list(FEED)).map((row) => row.fields)).toContainEqual(['"a, edited"']);
     expect(watched.calls).toEqual({ getText: 2, list: 2 });
   });
@@ -87,12 +92,12 @@ describe('served cache', () => {
   it('serves another process\'s write at once: every read looks at the store\'s data_version first', async () => {
     const { watched, cached, a } = await setUp(1 << 20);
     await cached.list(FEED);
-    expect(JSON.parse((await cached.getText(a.id))!.bytes.toString('utf8')).title).toBe('a');
+    expect(await titleOf(cached, a.id)).toBe('a');
     // A second store on the same file: another process's connections, whose writes this cache never sees pass by.
     const other = openEmbeddedStore({ dataDir: join(scratch, `store-${dirCount}`), timeZone: DRAFT_ZONE });
     opened.push(other);
     await other.update(a.id, a.rev, (stamp) => written(draftAt(stamp, { id: a.id, title: 'a, by another' })));
-    expect(JSON.parse((await cached.getText(a.id))!.bytes.toString('utf8')).title).toBe('a, by another');
+    expect(await titleOf(cached, a.id)).toBe('a, by another');
     expect((await cached.list(FEED)).map((row) => row.fields)).toContainEqual(['"a, by another"']);
     expect(watched.calls).toEqual({ getText: 2, list: 2 });
   });
@@ -110,7 +115,7 @@ describe('served cache', () => {
     await update;
     watched.release();
     await Promise.all([reading, listing]);
-    expect(JSON.parse((await cached.getText(a.id))!.bytes.toString('utf8')).title).toBe('a, edited');
+    expect(await titleOf(cached, a.id)).toBe('a, edited');
     expect((await cached.list(FEED)).map((row) => row.fields)).toContainEqual(['"a, edited"']);
   });
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A MongoDB-wire server for the tests and the benchmark: FerretDB v2.5.0 on PostgreSQL 15 with the DocumentDB
-# extension (the engine behind Azure Cosmos DB for MongoDB vCore), whose `find` uses B-tree indexes.
+# extension (the engine behind Azure Cosmos DB for MongoDB vCore), whose `find` uses indexes (RUM: each key of a
+# compound index matched on its own, a range then sorted in memory).
 #
 #   scripts/ferretdb.sh build          build (or reuse) the cached engine and print its folder
 #   scripts/ferretdb.sh start [PORT]   build if needed, start PostgreSQL and FerretDB on 127.0.0.1:PORT (default
@@ -218,6 +219,10 @@ start() {
     echo "cron.database_name = 'postgres'"
     echo "max_connections = 200"
     echo "shared_buffers = 256MB"
+    # A sorted find's cursor kept in a file, not on its connection: otherwise FerretDB takes that connection out of
+    # its pool and closes it once the cursor is drained, so each sorted find (a listing page, a history page) made
+    # the next command wait for a new PostgreSQL connection (10-20 ms).
+    echo "documentdb.useFileBasedPersistedCursors = on"
     if [ "${FERRETDB_DURABLE:-0}" != 1 ]; then
       echo "fsync = off"
       echo "synchronous_commit = off"

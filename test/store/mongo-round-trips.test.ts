@@ -270,7 +270,9 @@ if (!BASE_URI) {
         const probe = ferret ? ['findAndModify counters'] : [];
         const opened = store!.clockMode;
         // Then the history's index and the marker that every asset has its history (set by the first start).
+        // buildInfo first: the engine chooses the listing's index (src/store/mongo.ts, `listingIndex`).
         expect(inOrder(events.map(described))).toEqual([
+          'buildInfo',
           'listIndexes assets',
           'listIndexes revisions',
           'find counters',

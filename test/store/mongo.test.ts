@@ -200,6 +200,31 @@ if (!BASE_URI) {
       }
     });
 
+    it('makes plain an index made unique by an earlier version (history), keeping the revisions, once', async () => {
+      const name = freshDatabase();
+      const uri = withDatabase(BASE_URI!, name);
+      const client = new MongoClient(uri);
+      try {
+        const db = client.db(databaseName(uri));
+        await db.collection('revisions').createIndex({ asset: 1, rev: 1 }, { name: 'history', unique: true });
+        await db.collection('revisions').insertOne({ _id: 'a/1' as never, asset: 'a', rev: 1 });
+        const history = async () => (await db.collection('revisions').indexes()).find((index) => index.name === 'history');
+        const first = await openMongoStore({ uri, timeZone: DRAFT_ZONE });
+        await first.close();
+        expect(await history()).toMatchObject({ key: { asset: 1, rev: 1 } });
+        expect((await history())?.unique).toBeFalsy();
+        expect(await db.collection('revisions').countDocuments({})).toBe(1);
+        const commands: string[] = [];
+        const again = await openMongoStore({ uri, timeZone: DRAFT_ZONE, onCommand: (event) => commands.push(event.commandName) });
+        await again.close();
+        expect(commands).not.toContain('dropIndexes');
+        expect(commands).not.toContain('createIndexes');
+      } finally {
+        await client.db(databaseName(uri)).dropDatabase();
+        await client.close();
+      }
+    });
+
     it('keeps an asset history in its own collection, indexed by (asset, rev); the record holds only the latest', async () => {
       const store = await openFresh();
       const client = new MongoClient(store.uri);
@@ -213,7 +238,8 @@ if (!BASE_URI) {
         }
         const db = client.db(databaseName(store.uri));
         const history = await db.collection('revisions').indexes();
-        expect(history.find((index) => index.name === 'history')).toMatchObject({ key: { asset: 1, rev: 1 }, unique: true });
+        expect(history.find((index) => index.name === 'history')).toMatchObject({ key: { asset: 1, rev: 1 } });
+        expect(history.find((index) => index.name === 'history')?.unique).toBeFalsy();
         expect(await db.collection('revisions').countDocuments({ asset: record.id })).toBe(6);
         const raw = await db.collection('assets').findOne({ _id: record.id as never });
         expect(raw).toMatchObject({ revisions: 6, latestRevision: { date: record.asset.dateModified, author: 'broker' } });

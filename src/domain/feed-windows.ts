@@ -59,11 +59,11 @@ export function firstWidth(limit: number, gap: number | undefined): number {
  * window. Eight times as wide after an empty window: a gap, however long, takes a logarithmic number of windows,
  * and a round trip costs about as much as a few hundred more rows in the last one (DocumentDB). Otherwise at least
  * twice as wide, and twice what the rest of the page needs at the median gap of the rows found (a gap before them
- * does not count).
+ * does not count), or with a single row found, at that window's width per row.
  */
 export function nextWidth(width: number, limit: number, rows: readonly { modified: number }[], found: number): number {
   if (found === 0) return 8 * width;
-  return Math.max(2 * width, 2 * (limit - rows.length) * (medianGap(rows) ?? 0));
+  return Math.max(2 * width, 2 * (limit - rows.length) * (medianGap(rows) ?? width / found));
 }
 
 /** The median gap between consecutive rows of a page (in `modified`), undefined with fewer than two rows. */
@@ -80,9 +80,10 @@ export function medianGap(rows: readonly { modified: number }[]): number | undef
  * in feed order, at most `limit`. `probe` answers the `modified` of some row of the range past `past` in the feed's
  * direction (the whole range when absent), undefined when there is none; an engine that reads the index in order
  * answers the lowest: ascending the nearest row, so a window after a gap starts at the next row; descending the
- * range's last row, where its windows end. An ascending page without `after` starts at the learned `start` (its
- * first window open below, so rows before it are in it), else at the probed first row. A wrong guess only makes a
- * window wider or narrower than needed: the rows are the same.
+ * range's last row, where its windows end. A probe is only sent after an empty window (a gap, or the range's end):
+ * on DocumentDB it costs every row of the range past `past`. An ascending page without `after` starts at the
+ * learned `start` (its first window open below, so rows before it are in it), else at the probed first row. A wrong
+ * guess only makes a window wider or narrower than needed: the rows are the same.
  */
 export async function readInWindows<Row extends { modified: number }>(
   page: FeedPageRange,
@@ -114,13 +115,17 @@ export async function readInWindows<Row extends { modified: number }>(
     width = nextWidth(width, limit, rows, found.length);
     from = to;
     if (descending) {
-      end ??= await probe(to);
-      if (end === undefined) return rows;
+      if (found.length === 0) {
+        end ??= await probe(to);
+        if (end === undefined) return rows;
+      }
       to -= width;
-    } else {
+    } else if (found.length === 0) {
       const next = await probe(to);
       if (next === undefined) return rows;
       to = Math.max(to, next) + width;
+    } else {
+      to += width;
     }
   }
 }

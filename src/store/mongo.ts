@@ -964,6 +964,8 @@ class MongoStore implements AssetStore {
 
   /** What the pages read so far tell the next one, per mode and direction (domain/feed-windows.ts). */
   private readonly feedLearned = new Map<string, FeedLearned>();
+  /** The first page of a feed being read, per mode and direction, while nothing is learned of it. */
+  private readonly feedLearning = new Map<string, Promise<void>>();
 
   /**
    * A page is read through windows of `modified`, not as one range: DocumentDB sorts what a range matches after
@@ -972,6 +974,25 @@ class MongoStore implements AssetStore {
    */
   async list(query: ListQuery): Promise<ListedRow[]> {
     requireFieldNames(query.fields);
+    const key = `${query.mode} ${query.descending}`;
+    // Of the pages of a feed nothing is learned of yet, one reads while the others wait for what it learns: each of
+    // them would probe the whole range (on DocumentDB, every row of it).
+    const learning = this.feedLearning.get(key);
+    if (learning === undefined && !this.feedLearned.has(key)) {
+      let learnt!: () => void;
+      this.feedLearning.set(key, new Promise<void>((resolve) => (learnt = resolve)));
+      try {
+        return await this.readPage(query, key);
+      } finally {
+        this.feedLearning.delete(key);
+        learnt();
+      }
+    }
+    if (learning !== undefined) await learning;
+    return this.readPage(query, key);
+  }
+
+  private async readPage(query: ListQuery, key: string): Promise<ListedRow[]> {
     // One causally consistent session: the asset read sees at least what the clock read saw.
     const session = this.client.startSession({ causalConsistency: true });
     try {
@@ -1026,7 +1047,6 @@ class MongoStore implements AssetStore {
         );
         return doc === null ? undefined : Number(doc.modified);
       };
-      const key = `${query.mode} ${query.descending}`;
       const page = { after: query.after, bound, descending: query.descending, limit: query.limit };
       const learned = this.feedLearned.get(key) ?? {};
       const rows = await readInWindows(page, learned, read, probe);

@@ -19,7 +19,7 @@ interface Row {
 
 /** A feed in memory (`modified` values, ascending), read as a store reads it, counting the queries. */
 function memoryFeed(values: number[], probeAnswers: 'lowest' | 'highest' = 'lowest') {
-  const feed = { queries: 0 };
+  const feed = { queries: 0, probes: 0 };
   const inRange = (page: FeedPageRange, value: number): boolean =>
     value <= page.bound && (page.after === undefined || (page.descending ? value < page.after : value > page.after));
   const inWindow = (page: FeedPageRange, window: FeedWindow, value: number): boolean => {
@@ -35,6 +35,7 @@ function memoryFeed(values: number[], probeAnswers: 'lowest' | 'highest' = 'lowe
   };
   const probe = (page: FeedPageRange) => async (past?: number): Promise<number | undefined> => {
     feed.queries++;
+    feed.probes++;
     const rows = values.filter((value) => inRange(page, value) && inWindow(page, { from: past }, value));
     return probeAnswers === 'lowest' ? rows[0] : rows.at(-1);
   };
@@ -74,10 +75,12 @@ describe('firstWidth', () => {
 });
 
 describe('nextWidth', () => {
-  it('widens eight times after an empty window, else at least twice, or twice what the rest needs at the median gap', () => {
+  it('widens eight times after an empty window, else at least twice, or twice what the rest needs at the median gap or the window per row', () => {
     expect(nextWidth(100, 100, [], 0)).toBe(800);
     expect(nextWidth(100, 100, [{ modified: 5 }], 0)).toBe(800);
-    expect(nextWidth(100, 100, [{ modified: 5 }], 1)).toBe(200);
+    // One row found in the window: 99 more at that window's width each, twice that.
+    expect(nextWidth(100, 100, [{ modified: 5 }], 1)).toBe(19_800);
+    expect(nextWidth(100, 2, [{ modified: 5 }], 1)).toBe(200);
     // 10 rows 1000 apart (one gap of years among them): 90 more need 90,000; twice that.
     const rows = Array.from({ length: 10 }, (_, i) => ({ modified: i * 1000 + (i > 6 ? YEAR : 0) }));
     expect(nextWidth(100, 100, rows, 3)).toBe(180_000);
@@ -167,6 +170,21 @@ describe('readInWindows', () => {
           expect(await list(page)).toEqual(reference(page));
         }
       }
+    }
+  });
+
+  it('probes only after an empty window: at most once for a page of a dense feed read by a store that learned nothing', async () => {
+    // Probes cost every row past their position on DocumentDB; windows only their own.
+    const dense = Array.from({ length: 10_000 }, (_, i) => NOW - 10_000_000 + i * 1000);
+    const { feed, list, reference } = memoryFeed(dense);
+    // The first window (100 µs, rows are 1,000 apart) finds none or one: after an empty one, one probe, then none.
+    for (const [after, descending, probes] of [[undefined, false, 1], [dense[5000], false, 1], [undefined, true, 1], [dense[5000], true, 1]] as const) {
+      feed.probes = 0;
+      feed.queries = 0;
+      const page = { after, bound: NOW, descending, limit: 100 };
+      expect(await list(page)).toEqual(reference(page));
+      expect(feed.probes, JSON.stringify(page)).toBe(probes);
+      expect(feed.queries, JSON.stringify(page)).toBeLessThanOrEqual(probes + 4);
     }
   });
 

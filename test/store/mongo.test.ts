@@ -5,7 +5,7 @@
  */
 import { assetAfter } from '../../src/domain/history.js';
 import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nowMicros } from '../../src/domain/dates.js';
 import { databaseName, LEASE_MS, openMongoStore, type ClockMode } from '../../src/store/mongo.js';
@@ -300,6 +300,34 @@ if (!BASE_URI) {
         expect(Object.keys(raw!.asset as object).sort()).toEqual(Object.keys(record.asset).sort());
       } finally {
         await client.close();
+        await store.close();
+      }
+    });
+
+    it('reads the first pages of a feed it knows nothing of one at a time: concurrent readers wait for what one learns', async () => {
+      const store = await openFresh();
+      const start = nowMicros() - 3600 * 1_000_000;
+      await store.bulkInsert(Array.from({ length: 600 }, (_, i) => draftAt({ now: start + i * 1000 })));
+      const finds: CommandStartedEvent[] = [];
+      const fresh = await openMongoStore({
+        uri: store.uri,
+        timeZone: DRAFT_ZONE,
+        onCommand: (event) => void (event.commandName === 'find' && event.command.find === 'assets' && finds.push(event)),
+      });
+      try {
+        for (const descending of [false, true]) {
+          const query: ListQuery = { descending, limit: 100, mode: 'all', fields: [] };
+          const expected = await store.list(query);
+          finds.length = 0;
+          const pages = await Promise.all(Array.from({ length: 20 }, () => fresh.list(query)));
+          for (const page of pages) expect(page).toEqual(expected);
+          // Probes (finds without a sort) are only the first reader's: at most one, after its first window.
+          expect(finds.filter((find) => !('sort' in find.command)).length).toBeLessThanOrEqual(1);
+          // Every waiting reader then reads its page in one window.
+          expect(finds.length).toBeLessThanOrEqual(19 + 5);
+        }
+      } finally {
+        await fresh.close();
         await store.close();
       }
     });

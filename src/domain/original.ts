@@ -9,6 +9,7 @@ import { withAddedDocument, withNewVersion, findLatest, type DocumentSet } from 
 import { changesBetween, firstRevision, type Revision } from './history.js';
 import { originalTokenDigest, SHA512_DIGEST } from './ids.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { withoutUnservedMembers } from './validation.js';
 
 const { applyPatch, deepClone } = fastJsonPatch;
 
@@ -109,8 +110,16 @@ function withIdForUnderscoreId(doc: JsonObject): JsonObject {
   return { id: _id ?? null, ...rest };
 }
 
-/** A version as served: no hidden field, `documents` as the latest version of each document. */
+/**
+ * A version as served: no hidden field, no member the registry does not serve (§14 keeps every served field, and
+ * the published schemas describe all that is stored), `documents` as the latest version of each document.
+ */
 function servedVersion(version: JsonObject, dateModified: JsonValue | undefined): JsonObject {
+  return withoutUnservedMembers('Asset', storedVersion(version, dateModified)).value;
+}
+
+/** A version as the original stored it, without its hidden fields: `documents` as the latest of each. */
+function storedVersion(version: JsonObject, dateModified: JsonValue | undefined): JsonObject {
   const served: JsonObject = {};
   for (const [key, value] of Object.entries(version)) if (!HIDDEN_FIELDS.includes(key)) served[key] = value;
   if (dateModified !== undefined) served.dateModified = dateModified;
@@ -136,6 +145,24 @@ export function documentSet(documents: JsonValue | undefined): DocumentSet {
 /** The asset as the registry serves it after the import: the stored document without its hidden fields. */
 export function servedForm(doc: JsonObject): JsonObject {
   return servedVersion({ ...withIdForUnderscoreId(doc) }, doc.dateModified);
+}
+
+/**
+ * What the import leaves out of an asset because the registry does not serve it (the original's
+ * `schema_properties`, `sandboxParameters`), as JSON Pointers: of the asset, and of its documents' earlier
+ * versions (`/documents/{id}/…`).
+ */
+export function unservedMembers(doc: JsonObject): string[] {
+  const asset = withoutUnservedMembers('Asset', storedVersion({ ...withIdForUnderscoreId(doc) }, doc.dateModified)).dropped;
+  const earlier = documentSet(doc.documents).history.flatMap(
+    (version) => withoutUnservedMembers('Document', version).dropped.map((pointer) => `/documents/${String(version.id)}${pointer}`),
+  );
+  return [...new Set([...asset, ...earlier])];
+}
+
+/** The documents' earlier versions as the registry keeps them: without the members it does not serve. */
+export function documentHistory(documents: JsonValue | undefined): JsonObject[] {
+  return documentSet(documents).history.map((version) => withoutUnservedMembers('Document', version).value);
 }
 
 export interface ImportedHistory {

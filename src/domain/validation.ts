@@ -40,6 +40,33 @@ export function responseValidator<T = unknown>(schemaName: string): ValidateFunc
   return validate;
 }
 
+/**
+ * The same schemas once more, removing what they do not describe (Ajv's `removeAdditional`, safe here: no schema
+ * composes others with `oneOf` or `anyOf`): of an original's asset the import keeps every field the registry
+ * serves and only those (§14), at any depth (an item's `schema_properties`).
+ */
+const servedOnlyAjv = addRegistryFormats(new Ajv2020({ allErrors: true, strict: true, removeAdditional: true }), { codeLists: false });
+servedOnlyAjv.addSchema(schemas);
+
+/** The value without the members schema `schemaName` does not describe, and the JSON Pointers of those dropped. */
+export function withoutUnservedMembers(schemaName: 'Asset' | 'Document', value: JsonObject): { value: JsonObject; dropped: string[] } {
+  const keep = servedOnlyAjv.getSchema(`${SCHEMA_ID}#/$defs/${schemaName}`);
+  if (keep === undefined) throw new Error(`No schema named ${schemaName} in the OpenAPI document`);
+  const kept = structuredClone(value);
+  keep(kept);
+  return { value: kept, dropped: membersGone(value, kept, '') };
+}
+
+/** The pointers of the members of `before` that `after` (the same value, members removed) no longer has. */
+function membersGone(before: JsonValue, after: JsonValue | undefined, at: string): string[] {
+  if (after === undefined) return [at];
+  if (Array.isArray(before) && Array.isArray(after)) return before.flatMap((item, i) => membersGone(item, after[i], `${at}/${i}`));
+  if (!isJsonObject(before) || !isJsonObject(after)) return [];
+  return Object.entries(before).flatMap(([key, item]) =>
+    membersGone(item, Object.hasOwn(after, key) ? after[key] : undefined, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+  );
+}
+
 /** The validator of one component schema for stored values: as `responseValidator`, without the code lists. */
 export function storedValueValidator<T = unknown>(schemaName: string): ValidateFunction<T> {
   const validate = storedAjv.getSchema<T>(`${SCHEMA_ID}#/$defs/${schemaName}`);

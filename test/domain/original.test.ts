@@ -7,9 +7,11 @@ import { hashToken, originalTokenDigest, tokenMatches } from '../../src/domain/i
 import {
   assetIdCounter,
   classify,
+  documentHistory,
   documentSet,
   rebuildHistory,
   servedForm,
+  unservedMembers,
   usedForAsset,
 } from '../../src/domain/original.js';
 import { generateAssets, servedFields, storedAsset, type Step } from '../../scripts/bench/original.js';
@@ -47,6 +49,38 @@ describe('classify', () => {
 
   it('an asset that breaks only a code list is an asset', () => {
     expect(classify({ id: asset._id, doc: asset }).kind).toBe('asset');
+  });
+});
+
+describe('members the registry does not serve', () => {
+  // The original served `schema_properties` (on the asset and its items) and, in a sandbox, `sandboxParameters`;
+  // the registry's contract has neither (decisions.md §14: every served field as stored).
+  const base = { ...servedFields(1), owner: 'broker', assetID: 'UA-AR-DGF-2019-01-01-000001', status: 'pending', owner_token: 't' };
+  const items = [{ id: 'i1', description: 'a claim', schema_properties: { code: '04' } }, { id: 'i2', description: 'another' }];
+  const steps: Step[] = [
+    { author: 'broker', date: '2019-01-01T10:00:00.000000+02:00', after: { ...base, schema_properties: { code: '04', version: '001' } } },
+    { author: 'broker', date: '2019-01-01T10:00:01.000000+02:00', after: { ...base, items, sandboxParameters: 'quick', title: 'edited' } },
+  ];
+  const doc = storedAsset('abc', steps);
+  const document = { id: 'd1', title: 'a.pdf', format: 'application/pdf', url: 'http://ds/1', documentType: 'notice', datePublished: '2019-01-01T10:00:00.000000+02:00', dateModified: '2019-01-01T10:00:00.000000+02:00', hash: `md5:${'0'.repeat(32)}` };
+  doc.documents = [{ ...document, oldField: 1 }, { ...document, title: 'b.pdf' }];
+
+  it('are left out of the asset, at any depth, and of its documents earlier versions, and named', () => {
+    const served = servedForm(doc);
+    expect(served).not.toHaveProperty('sandboxParameters');
+    expect(served).not.toHaveProperty('schema_properties');
+    expect((served.items as Record<string, unknown>[])[0]).not.toHaveProperty('schema_properties');
+    expect(served.title).toBe('edited');
+    expect(documentHistory(doc.documents)).toEqual([document]);
+    expect(unservedMembers(doc).sort()).toEqual(['/documents/d1/oldField', '/items/0/schema_properties', '/sandboxParameters']);
+    expect(unservedMembers(storedAsset('abc', [{ ...steps[0]!, after: base }]))).toEqual([]);
+  });
+
+  it('are left out of every version of the history, which still folds to the asset', () => {
+    const history = rebuildHistory(doc);
+    expect(history.fallback).toBeUndefined();
+    expect(JSON.stringify(history.revisions)).not.toMatch(/schema_properties|sandboxParameters/);
+    expect(assetAfter(history.revisions)).toEqual(servedForm(doc));
   });
 });
 

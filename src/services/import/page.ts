@@ -8,11 +8,12 @@ import type { JsonObject } from '../../domain/json.js';
 import {
   assetIdCounter,
   classify,
-  documentSet,
+  documentHistory,
   ownerTokenDigest,
   rebuildHistory,
   servedForm,
   transferTokenDigest,
+  unservedMembers,
   usedForAsset,
   type ChangeRow,
 } from '../../domain/original.js';
@@ -29,6 +30,7 @@ export const OUTCOMES = {
   rebuilt: 'histories rebuilt',
   fallbacks: 'history fallbacks',
   withErrors: 'imported with errors',
+  unserved: 'fields not imported',
   moved: 'dateModified moved',
 } as const;
 
@@ -110,6 +112,8 @@ export async function buildPage(rows: readonly ChangeRow[], context: PageContext
     const history = rebuildHistory(doc);
     if (history.fallback === undefined) count(OUTCOMES.rebuilt);
     else report(row.id, OUTCOMES.fallbacks, history.fallback);
+    const unserved = unservedMembers(doc);
+    if (unserved.length > 0) report(row.id, OUTCOMES.unserved, `the registry does not serve ${unserved.join(', ')}`);
     const errors = checkAsset(asset);
     if (errors.length > 0) report(row.id, OUTCOMES.withErrors, describeErrors(errors));
     const record = recordDraft(
@@ -119,7 +123,7 @@ export async function buildPage(rows: readonly ChangeRow[], context: PageContext
         ownerTokenHash: ownerTokenDigest(doc) ?? '',
         transferTokenHash: transferTokenDigest(doc.transfer_token),
         appliedTransfers: [],
-        documentHistory: documentSet(doc.documents).history,
+        documentHistory: documentHistory(doc.documents),
       },
       asset,
       modified,

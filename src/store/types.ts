@@ -169,7 +169,7 @@ export type ImportedAsset = RecordDraft & { history: readonly Revision[] };
 /** Something the import tells about one document of the original's database, by its `_id`. */
 export interface ImportReport {
   id: string;
-  /** `refused`, `imported with errors`, `history fallback`, `dateModified moved`. */
+  /** `refused`, `imported with errors`, `fields not imported`, `history fallbacks`, `dateModified moved`. */
   outcome: string;
   detail: string;
 }

@@ -147,22 +147,23 @@ export function servedForm(doc: JsonObject): JsonObject {
   return servedVersion({ ...withIdForUnderscoreId(doc) }, doc.dateModified);
 }
 
-/**
- * What the import leaves out of an asset because the registry does not serve it (the original's
- * `schema_properties`, `sandboxParameters`), as JSON Pointers: of the asset, and of its documents' earlier
- * versions (`/documents/{id}/…`).
- */
-export function unservedMembers(doc: JsonObject): string[] {
-  const asset = withoutUnservedMembers('Asset', storedVersion({ ...withIdForUnderscoreId(doc) }, doc.dateModified)).dropped;
-  const earlier = documentSet(doc.documents).history.flatMap(
-    (version) => withoutUnservedMembers('Document', version).dropped.map((pointer) => `/documents/${String(version.id)}${pointer}`),
-  );
-  return [...new Set([...asset, ...earlier])];
+/** An original asset as the import keeps it (§14): served, its documents' earlier versions, and what was left out. */
+export interface KeptAsset {
+  asset: JsonObject;
+  documentHistory: JsonObject[];
+  /**
+   * What the registry does not serve and the import leaves out (the original's `schema_properties`,
+   * `sandboxParameters`), as JSON Pointers: of the asset, and of its documents' earlier versions
+   * (`/documents/{id}/…`).
+   */
+  unserved: string[];
 }
 
-/** The documents' earlier versions as the registry keeps them: without the members it does not serve. */
-export function documentHistory(documents: JsonValue | undefined): JsonObject[] {
-  return documentSet(documents).history.map((version) => withoutUnservedMembers('Document', version).value);
+export function keptAsset(doc: JsonObject): KeptAsset {
+  const { value: asset, dropped } = withoutUnservedMembers('Asset', storedVersion({ ...withIdForUnderscoreId(doc) }, doc.dateModified));
+  const earlier = documentSet(doc.documents).history.map((version) => ({ id: String(version.id), ...withoutUnservedMembers('Document', version) }));
+  const unserved = [...dropped, ...earlier.flatMap(({ id, dropped: gone }) => gone.map((pointer) => `/documents/${id}${pointer}`))];
+  return { asset, documentHistory: earlier.map(({ value }) => value), unserved: [...new Set(unserved)] };
 }
 
 export interface ImportedHistory {

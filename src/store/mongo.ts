@@ -231,7 +231,6 @@ function busyError(): StoreBusyError {
   return new StoreBusyError('the shared clock or a write lease could not be had in time');
 }
 
-/** Errors after which the write certainly did not happen (so its tick may be released at once). */
 /**
  * Creates the collection's missing indexes in one command, after dropping any whose uniqueness is not the one asked
  * for: a restart with its indexes in place sends only the read.
@@ -246,6 +245,7 @@ async function ensureIndexes<Doc extends Document>(collection: Collection<Doc>, 
   if (wanted.length > 0) await collection.createIndexes([...wanted]);
 }
 
+/** Errors after which the write certainly did not happen (so its tick may be released at once). */
 function isDuplicateKey(error: unknown): error is MongoServerError {
   return error instanceof MongoServerError && error.code === 11000;
 }

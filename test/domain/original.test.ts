@@ -7,11 +7,10 @@ import { hashToken, originalTokenDigest, tokenMatches } from '../../src/domain/i
 import {
   assetIdCounter,
   classify,
-  documentHistory,
   documentSet,
+  keptAsset,
   rebuildHistory,
   servedForm,
-  unservedMembers,
   usedForAsset,
 } from '../../src/domain/original.js';
 import { generateAssets, servedFields, storedAsset, type Step } from '../../scripts/bench/original.js';
@@ -71,9 +70,10 @@ describe('members the registry does not serve', () => {
     expect(served).not.toHaveProperty('schema_properties');
     expect((served.items as Record<string, unknown>[])[0]).not.toHaveProperty('schema_properties');
     expect(served.title).toBe('edited');
-    expect(documentHistory(doc.documents)).toEqual([document]);
-    expect(unservedMembers(doc).sort()).toEqual(['/documents/d1/oldField', '/items/0/schema_properties', '/sandboxParameters']);
-    expect(unservedMembers(storedAsset('abc', [{ ...steps[0]!, after: base }]))).toEqual([]);
+    expect(keptAsset(doc).documentHistory).toEqual([document]);
+    expect(keptAsset(doc).asset).toEqual(served);
+    expect(keptAsset(doc).unserved.sort()).toEqual(['/documents/d1/oldField', '/items/0/schema_properties', '/sandboxParameters']);
+    expect(keptAsset(storedAsset('abc', [{ ...steps[0]!, after: base }])).unserved).toEqual([]);
   });
 
   it('are left out of every version of the history, which still folds to the asset', () => {

@@ -8,12 +8,10 @@ import type { JsonObject } from '../../domain/json.js';
 import {
   assetIdCounter,
   classify,
-  documentHistory,
+  keptAsset,
   ownerTokenDigest,
   rebuildHistory,
-  servedForm,
   transferTokenDigest,
-  unservedMembers,
   usedForAsset,
   type ChangeRow,
 } from '../../domain/original.js';
@@ -103,7 +101,7 @@ export async function buildPage(rows: readonly ChangeRow[], context: PageContext
       }
       continue;
     }
-    const asset = servedForm(doc);
+    const { asset, documentHistory, unserved } = keptAsset(doc);
     const modified = parseDateToMicros(String(asset.dateModified), context.timeZone);
     if (modified === undefined) {
       report(row.id, OUTCOMES.refused, 'dateModified is not a date');
@@ -112,7 +110,6 @@ export async function buildPage(rows: readonly ChangeRow[], context: PageContext
     const history = rebuildHistory(doc);
     if (history.fallback === undefined) count(OUTCOMES.rebuilt);
     else report(row.id, OUTCOMES.fallbacks, history.fallback);
-    const unserved = unservedMembers(doc);
     if (unserved.length > 0) report(row.id, OUTCOMES.unserved, `the registry does not serve ${unserved.join(', ')}`);
     const errors = checkAsset(asset);
     if (errors.length > 0) report(row.id, OUTCOMES.withErrors, describeErrors(errors));
@@ -123,7 +120,7 @@ export async function buildPage(rows: readonly ChangeRow[], context: PageContext
         ownerTokenHash: ownerTokenDigest(doc) ?? '',
         transferTokenHash: transferTokenDigest(doc.transfer_token),
         appliedTransfers: [],
-        documentHistory: documentHistory(doc.documents),
+        documentHistory,
       },
       asset,
       modified,

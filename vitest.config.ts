@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+const ci = process.env.CI === 'true';
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -8,8 +10,20 @@ export default defineConfig({
     pool: 'forks',
     // The log capture: every test server's log, scanned for secrets at the end of the run (test/helpers/logs.ts).
     globalSetup: ['test/helpers/logs.global.ts'],
-    // Under CI a JSON report as well, from which .ci/run prints its one-line summary.
-    reporters: process.env.CI ? ['default', 'json'] : ['default'],
-    outputFile: { json: process.env.VITEST_JSON_REPORT ?? '.ci/results/vitest.json' },
+    // Under CI a JSON report, from which .ci/run prints its one-line summary, and a blob report, which keeps the
+    // run's coverage until `npm run coverage` merges the runs on both stores.
+    reporters: ci ? ['default', 'json', 'blob'] : ['default'],
+    outputFile: {
+      json: process.env.VITEST_JSON_REPORT ?? '.ci/results/vitest.json',
+      blob: process.env.VITEST_BLOB_REPORT ?? '.ci/results/blobs/vitest.json',
+    },
+    coverage: {
+      enabled: ci,
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      exclude: ['src/contract/generated/**'],
+      reporter: ['text-summary'],
+      reportsDirectory: '.ci/results/coverage',
+    },
   },
 });

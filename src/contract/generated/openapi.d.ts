@@ -49,7 +49,9 @@ export interface paths {
          *
          *     **Where it starts.** After `Last-Event-ID` (the header browsers resend on reconnect; it wins over the query),
          *     else after `offset`, else at the start of the feed. Both take a `dateModified` value, as the listing's
-         *     `offset` does; an event's id is one.
+         *     `offset` does; an event's id is one. A position later than both the newest entry of the feed and the
+         *     server's clock is refused with 400 (`header` / `Last-Event-ID`, or `querystring` / `offset`): no event would
+         *     ever come.
          *
          *     **Events.** The stream opens with `retry: 1000` (reconnect after one second), then each event is
          *
@@ -68,9 +70,10 @@ export interface paths {
          *     another, before or after a restart) sees every change after it: none skipped, none twice. A change written
          *     on any node reaches the streams of every node.
          *
-         *     **Limits.** At most `STREAM_MAX_CLIENTS` streams per node (1000 unless set): beyond, 503 with `Retry-After`.
-         *     A client that leaves more than 1 MiB unread for 30 seconds is disconnected (it resumes with
-         *     `Last-Event-ID`); nothing is buffered for it without bound. When the node shuts down, its streams end
+         *     **Limits.** At most `STREAM_MAX_CLIENTS` streams per node (1000 unless set), and `STREAM_MAX_PER_CLIENT`
+         *     per client address (100 unless set): beyond, 503 with `Retry-After`. A client that leaves more than 1 MiB
+         *     unread for 30 seconds is disconnected (it resumes with `Last-Event-ID`); nothing is buffered for it without
+         *     bound, and no more than one event beyond that bound is ever written to it. When the node shuts down, its streams end
          *     cleanly and clients reconnect. The cluster cookie, rate limit and key rules are those of any GET.
          */
         get: operations["streamAssetChanges"];
@@ -210,6 +213,11 @@ export interface paths {
          *     Pages follow `next_page`, as in the listing: its `offset` is the last `rev` of the page (the same `offset`
          *     when the page is empty), so a client that keeps polling it sees each new revision once. An unknown asset is
          *     404 before `limit` and `offset` are read.
+         *
+         *     A page is also bounded in bytes: it ends before the revision that would take the answer (compact JSON,
+         *     before `opt_pretty` or `opt_jsonp`) past 4 MiB (the `HISTORY_PAGE_BYTES` setting), so it may hold fewer
+         *     than `limit` revisions while more follow; it always holds at least one when one is left, however large.
+         *     `limit` stays an upper bound. Read on from `next_page` until a page comes back empty.
          */
         get: operations["listAssetRevisions"];
         put?: never;
@@ -242,9 +250,128 @@ export interface paths {
          * Read an asset as it was after one revision
          * @description The asset exactly as `GET /assets/{asset_id}` served it right after revision `rev` (its `changes` applied
          *     to the revisions before it); for the last revision, the asset as it is now. No key is needed. `opt_fields`
-         *     does not apply.
+         *     does not apply. The registry keeps the asset whole every 100 revisions, so this reads at most 99
+         *     revisions' changes however long the history.
          */
         get: operations["getAssetRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transparency log's latest checkpoint
+         * @description The latest checkpoint of the log of every revision (C2SP tlog-checkpoint: the origin, the tree size, the
+         *     base64 RFC 6962 root hash, a line each) as a C2SP signed note, signed with the log's Ed25519 key. Verify it
+         *     with the verifier key obtained out of band (`GET /log/vkey` only says which key the registry claims), then
+         *     read the tree from the tiles. A revision is in a checkpoint within 2 s of the answer to its write; a later
+         *     checkpoint is always consistent with every earlier one. 404 `url` / `checkpoint` / `Not Found` before the
+         *     first one is signed. No key is needed.
+         */
+        get: operations["getLogCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/vkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The verifier key the log's checkpoints are signed with
+         * @description The note verifier key of the log (`<origin>+<8 hex digits of key id>+<base64 of 0x01 and the Ed25519 public
+         *     key>`, as golang.org/x/mod/sumdb/note reads it). Its name is the checkpoints' origin. A verifier must not
+         *     take it from here: a registry that rewrote its history would serve the key of its new log. Compare it with
+         *     the key published out of band (the operator's own channel); it is served for that comparison.
+         */
+        get: operations["getLogVerifierKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/tile/{level}/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The tile's level, a whole number from 0 written without leading zeros.
+                 * @example 0
+                 */
+                level: components["parameters"]["LogTileLevel"];
+                /**
+                 * @description The tile's index as tlog-tiles writes it, across path segments: groups of three digits, all but the last
+                 *     prefixed with `x` (`1234067` is `x001/x234/067`), followed by `.p/<W>` (W from 1 to 255) for the first `W`
+                 *     entries of a partial tile.
+                 * @example 000.p/1
+                 */
+                index: components["parameters"]["LogTileIndex"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A hash tile of the log
+         * @description A hash tile of height 8 (C2SP tlog-tiles): the 256 hashes of level `level` from 256 × `index` on, 32
+         *     bytes each, or, at `<index>.p/<W>`, the first `W` of them. Level 0 holds the RFC 6962 leaf hashes
+         *     (SHA-256 of a zero byte and the entry), level `L` the roots of the complete subtrees of 256^L entries. A
+         *     tile the latest checkpoint does not cover (yet) is 404 `url` / `tile` / `Not Found`; a path tlog-tiles
+         *     would not write is 404 as any unknown path. Full tiles never change and may be cached for ever.
+         */
+        get: operations["getLogHashTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/tile/entries/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The tile's index as tlog-tiles writes it, across path segments: groups of three digits, all but the last
+                 *     prefixed with `x` (`1234067` is `x001/x234/067`), followed by `.p/<W>` (W from 1 to 255) for the first `W`
+                 *     entries of a partial tile.
+                 * @example 000.p/1
+                 */
+                index: components["parameters"]["LogTileIndex"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An entry bundle of the log
+         * @description The entries 256 × `index` … 256 × `index` + 255 of the log (C2SP tlog-tiles), or at `<index>.p/<W>` the
+         *     first `W` of them, each as a big-endian 16-bit length followed by its bytes. An entry is the UTF-8 of the
+         *     RFC 8785 (JCS) serialisation of `{"asset", "rev", "date", "author", "changes"}`: a revision of
+         *     `GET /assets/{asset_id}/revisions` with its `changes` replaced by the hex SHA-256 of their JCS
+         *     serialisation. Entries are in the order the registry committed the revisions (an asset's in `rev` order);
+         *     a revision's `logIndex` is its place. 404 as for the hash tiles.
+         */
+        get: operations["getLogEntryBundle"];
         put?: never;
         post?: never;
         delete?: never;
@@ -540,7 +667,8 @@ export interface paths {
         /**
          * Is the registry able to serve?
          * @description Answers 200 when the store answers a ping, 503 when it does not, and 503 from the moment the node starts
-         *     shutting down, so that a load balancer takes it out before it stops. Load balancers
+         *     shutting down, so that a load balancer takes it out before it stops. While reads are served but writes are
+         *     refused (a full file system), it stays 200 and says so in `writes`. Load balancers
          *     probe it every second, so it is not counted against the rate limit.
          */
         get: operations["getHealth"];
@@ -1064,6 +1192,13 @@ export interface components {
              */
             author: string;
             /**
+             * Format: int64
+             * @description The revision's index in the transparency log (`GET /log/tile/entries/…`), once its entry is in the latest
+             *     checkpoint (within 2 s of the write); absent before.
+             * @example 41
+             */
+            logIndex?: number;
+            /**
              * @description A JSON Patch (RFC 6902) turning the asset as served before the write into the asset as served after it
              *     (from `{}` for revision 1). It touches only members whose value changed, and never the whole document
              *     (no path `""`).
@@ -1114,6 +1249,37 @@ export interface components {
              */
             value?: unknown;
         };
+        /**
+         * LogCheckpoint
+         * @description A C2SP signed note holding a C2SP tlog-checkpoint: the origin, the tree size and the base64 root hash, a
+         *     line each; a blank line; then `— <origin> <base64 of the 4-byte key id and the Ed25519 signature>`.
+         * @example registry.example.org/api/0.1/log
+         *     3
+         *     egus9/VA42N8+xIwG2TnlqR8EmDvrjQP1weMk5SZIxA=
+         *
+         *     — registry.example.org/api/0.1/log Qn1ffzMWC7UCghLjV/ki6V8t/2P8gdltH2sx719evC+6TI1XpjW/HLU8rqU6UGYOQBiEeSpw7Jlw63HAMbQbkVZWOgQ=
+         */
+        LogCheckpoint: string;
+        /**
+         * LogVerifierKey
+         * @description `<origin>+<key id, 8 hex digits>+<base64 of 0x01 and the 32-byte Ed25519 public key>`.
+         * @example registry.example.org/api/0.1/log+427d5f7f+AXXiZGTlrxLksmXqhztL8qUJgQAdfRRXvoynsxJ757G7
+         */
+        LogVerifierKey: string;
+        /**
+         * LogHashTile
+         * Format: binary
+         * @description Up to 256 SHA-256 hashes of 32 bytes, one after the other.
+         * @example <32 × W bytes>
+         */
+        LogHashTile: string;
+        /**
+         * LogEntryBundle
+         * Format: binary
+         * @description Up to 256 entries, each a big-endian 16-bit length followed by that many bytes.
+         * @example <for each entry: 2 bytes of length, the entry>
+         */
+        LogEntryBundle: string;
         /**
          * AssetAtRevision
          * @description The asset as served right after one revision.
@@ -1208,9 +1374,18 @@ export interface components {
         ChangeStream: string;
         /**
          * Health
-         * @description The registry and its store are serving.
+         * @description The registry and its store serve reads. `writes` says whether the store takes writes: `refused` from the
+         *     moment one was refused for the store's state (its file system full, its engine unreachable), with the
+         *     reason in `writesRefused`, until one succeeds again (no restart is needed). Reads go on meanwhile, so the
+         *     answer stays 200.
          * @example {
-         *       "status": "ok"
+         *       "status": "ok",
+         *       "writes": "accepted"
+         *     }
+         * @example {
+         *       "status": "ok",
+         *       "writes": "refused",
+         *       "writesRefused": "Storage full"
          *     }
          */
         Health: {
@@ -1220,6 +1395,18 @@ export interface components {
              * @constant
              */
             status: "ok";
+            /**
+             * @description Whether the store takes writes, as the node's last write found.
+             * @example accepted
+             * @enum {string}
+             */
+            writes: "accepted" | "refused";
+            /**
+             * @description Why writes are refused, as their 503 says it (`Storage full`, `The store does not answer`); only with
+             *     `writes: refused`.
+             * @example Storage full
+             */
+            writesRefused?: string;
         };
         /**
          * OpenApiDocument
@@ -3033,8 +3220,9 @@ export interface components {
     responses: {
         /**
          * @description A malformed query parameter (`offset`, `limit`, the `opt_jsonp` callback name) or `Last-Event-ID` header; or a
-         *     `Host` the registry does not answer to (`header` / `Host`: missing, empty, sent twice, or none of the host
-         *     of `PUBLIC_URL`, `ALLOWED_HOSTS`, `localhost`, `127.0.0.1` and `[::1]`).
+         *     `Host` the registry does not answer to (`header` / `Host`: missing, empty, sent twice, none of the host of
+         *     `PUBLIC_URL`, `ALLOWED_HOSTS`, `localhost`, `127.0.0.1` and `[::1]`, or, without `PUBLIC_URL`, on a port the
+         *     registry does not listen on).
          */
         BadRequest: {
             headers: {
@@ -3300,6 +3488,38 @@ export interface components {
             };
         };
         /**
+         * @description No checkpoint yet (`url` / `checkpoint` / `Not Found`), a tile the latest checkpoint does not cover
+         *     (`url` / `tile` / `Not Found`), or an unknown path (`url` / `path`), a malformed tile path included.
+         */
+        LogNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "errors": [
+                 *         {
+                 *           "location": "url",
+                 *           "name": "tile",
+                 *           "description": "Not Found"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description An unknown path, an asset id that does not exist (`url` / `asset_id` / `Not Found`) or a `rev` beyond the
          *     asset's last revision (`url` / `rev` / `Not Found`).
          */
@@ -3392,8 +3612,9 @@ export interface components {
             };
         };
         /**
-         * @description A `Host` the registry does not answer to: missing, empty, sent twice, or none of the host of `PUBLIC_URL`,
-         *     the names of `ALLOWED_HOSTS`, `localhost`, `127.0.0.1` and `[::1]` (on any port). Nothing was done.
+         * @description A `Host` the registry does not answer to: missing, empty, sent twice, none of the host of `PUBLIC_URL`, the
+         *     names of `ALLOWED_HOSTS`, `localhost`, `127.0.0.1` and `[::1]`, or, without `PUBLIC_URL`, with a port other
+         *     than the one the registry listens on. Nothing was done.
          */
         BadHost: {
             headers: {
@@ -3660,8 +3881,11 @@ export interface components {
         /**
          * @description The node is shutting down (`url` / `server` / `Shutting down`): the request arrived after it started
          *     draining and was not carried out. Repeat it after `Retry-After` seconds; a load balancer sends the repeat
-         *     to another node. A write on the MongoDB store also gets 503 when the store is too busy to take it in time
-         *     (`body` / `data` / `The storage is busy, please retry.`); it was not carried out either.
+         *     to another node. The store's refusals are 503 too, with `Retry-After`: a write the store is too busy to take
+         *     in time (`body` / `data` / `The storage is busy, please retry.`), a store that does not answer (`url` /
+         *     `store` / `The store does not answer`: down, unreachable or failing over), a full file system (`url` /
+         *     `store` / `Storage full`; reads go on). Such a write was not carried out, or, when the store stopped
+         *     answering while it was being written, carried out whole: read the asset before repeating a create.
          */
         ShuttingDown: {
             headers: {
@@ -3948,7 +4172,7 @@ export interface components {
         /**
          * @description Entity tags (`ETag`) of versions of the asset the client holds, comma-separated, or `*`. When the asset is
          *     still one of them the answer is 304 without a body. Weak comparison: `W/"1"` and `"1"` match.
-         * @example W/"1515515463842028"
+         *     Example: `W/"1515515463842028"`.
          */
         IfNoneMatch: string;
         /**
@@ -3956,6 +4180,18 @@ export interface components {
          * @example 6aa3093c0b00447abefcacf9a11da277
          */
         AssetIdPath: string;
+        /**
+         * @description The tile's level, a whole number from 0 written without leading zeros.
+         * @example 0
+         */
+        LogTileLevel: string;
+        /**
+         * @description The tile's index as tlog-tiles writes it, across path segments: groups of three digits, all but the last
+         *     prefixed with `x` (`1234067` is `x001/x234/067`), followed by `.p/<W>` (W from 1 to 255) for the first `W`
+         *     entries of a partial tile.
+         * @example 000.p/1
+         */
+        LogTileIndex: string;
         /**
          * @description The transfer's `id`, 32 lowercase hexadecimal characters.
          * @example f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b
@@ -3965,14 +4201,13 @@ export interface components {
          * @description Where the page starts: a `dateModified` value (exclusive), usually `next_page.offset` of the previous page.
          *     Any ISO 8601 date-time is accepted, in any offset; a `+` that arrived unencoded (decoded to a space) is
          *     still understood. Empty means the start of the feed (or its end when `descending`). Anything else is 400.
-         * @example 2018-01-09T18:31:03.936033+02:00
+         *     Example: `2018-01-09T18:31:03.936033+02:00`.
          */
         Offset: string;
         /**
          * @description The id of the last event the client received (a `dateModified` value, as the `offset` query parameter takes):
          *     the stream resumes right after it. Browsers' `EventSource` sends it on every reconnect. Wins over `offset`;
-         *     a value that is not a date-time is 400.
-         * @example 2018-01-09T18:31:03.936033+02:00
+         *     a value that is not a date-time is 400. Example: `2018-01-09T18:31:03.936033+02:00`.
          */
         LastEventId: string;
         /**
@@ -3980,25 +4215,21 @@ export interface components {
          * @example 100
          */
         Limit: number;
-        /**
-         * @description When present with any non-empty value (even `0`), the feed is read newest change first.
-         * @example 1
-         */
+        /** @description When present with any non-empty value (even `0`), the feed is read newest change first. Example: `1`. */
         Descending: string;
         /**
          * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
-         *     lists real assets, as without it (as the original did).
-         * @example _all_
+         *     lists real assets, as without it (as the original did). Example: `_all_`.
          */
         Mode: string;
         /**
          * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
-         * @example status,assetID
+         *     Example: `status,assetID`.
          */
         OptFields: string;
         /**
          * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-         * @example 1
+         *     Example: `1`.
          */
         OptPretty: string;
         /**
@@ -4006,24 +4237,17 @@ export interface components {
          *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
          *     as a second media type of each answer, which would make generated clients type every answer as a union
          *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-         *     case-insensitive), otherwise 400. Errors are never wrapped.
-         * @example callback
+         *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
          */
         OptJsonp: string;
-        /**
-         * @description The owner token returned at creation (`access.token`).
-         * @example 431a00c918cd47d48d6f37d62f631c37
-         */
+        /** @description The owner token returned at creation (`access.token`). Example: `431a00c918cd47d48d6f37d62f631c37`. */
         AccToken: string;
-        /**
-         * @description The owner token, as a header instead of `acc_token`.
-         * @example 431a00c918cd47d48d6f37d62f631c37
-         */
+        /** @description The owner token, as a header instead of `acc_token`. Example: `431a00c918cd47d48d6f37d62f631c37`. */
         AccessTokenHeader: string;
         /**
          * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
          *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-         * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+         *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
          */
         RequestId: string;
         /**
@@ -4031,8 +4255,7 @@ export interface components {
          *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
          *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
          *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-         *     signature is answered the same way on any method.
-         * @example node-1.1764069000000.kJ2b7w
+         *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
          */
         ServerIdCookie: string;
         /**
@@ -4042,7 +4265,7 @@ export interface components {
         DocumentIdPath: string;
         /**
          * @description When present with any non-empty value, every version of every document is listed, not only the latest ones.
-         * @example 1
+         *     Example: `1`.
          */
         AllVersions: string;
         /**
@@ -4050,14 +4273,11 @@ export interface components {
          * @example 0f1e2d3c4b5a69788796a5b4c3d2e1f0
          */
         FileKeyPath: string;
-        /**
-         * @description The first 8 hexadecimal characters of the public key the URL was signed with.
-         * @example dbb5069b
-         */
+        /** @description The first 8 hexadecimal characters of the public key the URL was signed with. Example: `dbb5069b`. */
         KeyIdQuery: string;
         /**
          * @description The Ed25519 signature of `<key>`, a zero byte and the MD5 of the file in hex: 64 bytes in base64.
-         * @example jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW+AYifD1vm6s1A4h3pk7Tgvmj+peAbikb4xNJlhL8jFMsiKjvRzDw==
+         *     Example: `jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW+AYifD1vm6s1A4h3pk7Tgvmj+peAbikb4xNJlhL8jFMsiKjvRzDw==`.
          */
         SignatureQuery: string;
         /**
@@ -4068,8 +4288,7 @@ export interface components {
         /**
          * @description Where the page starts: a `rev`, the page starting after it (`0`, the default, starts at revision 1); usually
          *     `next_page.offset` of the previous page. A whole number from 0 to 2^53 − 1; anything else is 400, once the
-         *     asset is known to exist.
-         * @example 100
+         *     asset is known to exist. Example: `100`.
          */
         RevisionOffset: number;
         /**
@@ -4088,12 +4307,13 @@ export interface components {
          */
         ETag: string;
         /**
-         * @description Seconds to wait before repeating the request; sent when the node is shutting down.
+         * @description Seconds to wait before repeating the request; sent when the node is shutting down or its store refused.
          * @example 1
          */
         RetryAfterShuttingDown: number;
         /**
-         * @description The request's identifier, echoed from the request or generated (`req-<uuid>`), also in the logs.
+         * @description The request's identifier, the one its log lines carry: the request's own `X-Request-ID` when it matches
+         *     `^[A-Za-z0-9._:-]{1,64}$`, otherwise a new one (`req-<uuid>`).
          * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
          */
         "X-Request-ID": string;
@@ -4136,6 +4356,12 @@ export interface components {
          */
         "X-RateLimit-Reset": number;
         /**
+         * @description `public, max-age=31536000, immutable` on a full tile (it never changes); `public, max-age=5` on a partial
+         *     one (`.p/W`).
+         * @example public, max-age=31536000, immutable
+         */
+        LogTileCacheControl: "public, max-age=31536000, immutable" | "public, max-age=5";
+        /**
          * @description `SERVER_ID=<signed node name>; Path=/`: sent when the request had no valid cluster cookie. Send it back on
          *     every later request, and always on POST, PUT and PATCH.
          * @example SERVER_ID=node-1.1764069000000.kJ2b7w; Path=/; HttpOnly; SameSite=Lax
@@ -4153,7 +4379,7 @@ export interface operations {
                  * @description Where the page starts: a `dateModified` value (exclusive), usually `next_page.offset` of the previous page.
                  *     Any ISO 8601 date-time is accepted, in any offset; a `+` that arrived unencoded (decoded to a space) is
                  *     still understood. Empty means the start of the feed (or its end when `descending`). Anything else is 400.
-                 * @example 2018-01-09T18:31:03.936033+02:00
+                 *     Example: `2018-01-09T18:31:03.936033+02:00`.
                  */
                 offset?: components["parameters"]["Offset"];
                 /**
@@ -4161,25 +4387,21 @@ export interface operations {
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description When present with any non-empty value (even `0`), the feed is read newest change first.
-                 * @example 1
-                 */
+                /** @description When present with any non-empty value (even `0`), the feed is read newest change first. Example: `1`. */
                 descending?: components["parameters"]["Descending"];
                 /**
                  * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
-                 *     lists real assets, as without it (as the original did).
-                 * @example _all_
+                 *     lists real assets, as without it (as the original did). Example: `_all_`.
                  */
                 mode?: components["parameters"]["Mode"];
                 /**
                  * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
-                 * @example status,assetID
+                 *     Example: `status,assetID`.
                  */
                 opt_fields?: components["parameters"]["OptFields"];
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -4187,8 +4409,7 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
@@ -4196,7 +4417,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4207,8 +4428,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -4247,7 +4467,7 @@ export interface operations {
             query?: {
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -4255,8 +4475,7 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
@@ -4264,7 +4483,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4275,8 +4494,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -4331,18 +4549,17 @@ export interface operations {
                  * @description Where the page starts: a `dateModified` value (exclusive), usually `next_page.offset` of the previous page.
                  *     Any ISO 8601 date-time is accepted, in any offset; a `+` that arrived unencoded (decoded to a space) is
                  *     still understood. Empty means the start of the feed (or its end when `descending`). Anything else is 400.
-                 * @example 2018-01-09T18:31:03.936033+02:00
+                 *     Example: `2018-01-09T18:31:03.936033+02:00`.
                  */
                 offset?: components["parameters"]["Offset"];
                 /**
                  * @description Without it only real assets are listed; `test` lists only test-mode assets, `_all_` both. Any other value
-                 *     lists real assets, as without it (as the original did).
-                 * @example _all_
+                 *     lists real assets, as without it (as the original did). Example: `_all_`.
                  */
                 mode?: components["parameters"]["Mode"];
                 /**
                  * @description Comma-separated asset fields to add to each listing entry beside `id` and `dateModified`.
-                 * @example status,assetID
+                 *     Example: `status,assetID`.
                  */
                 opt_fields?: components["parameters"]["OptFields"];
             };
@@ -4350,14 +4567,13 @@ export interface operations {
                 /**
                  * @description The id of the last event the client received (a `dateModified` value, as the `offset` query parameter takes):
                  *     the stream resumes right after it. Browsers' `EventSource` sends it on every reconnect. Wins over `offset`;
-                 *     a value that is not a date-time is 400.
-                 * @example 2018-01-09T18:31:03.936033+02:00
+                 *     a value that is not a date-time is 400. Example: `2018-01-09T18:31:03.936033+02:00`.
                  */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4368,8 +4584,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -4412,7 +4627,7 @@ export interface operations {
             query?: {
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -4420,8 +4635,7 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
@@ -4429,13 +4643,13 @@ export interface operations {
                 /**
                  * @description Entity tags (`ETag`) of versions of the asset the client holds, comma-separated, or `*`. When the asset is
                  *     still one of them the answer is 304 without a body. Weak comparison: `W/"1"` and `"1"` match.
-                 * @example W/"1515515463842028"
+                 *     Example: `W/"1515515463842028"`.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4452,8 +4666,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -4507,14 +4720,11 @@ export interface operations {
     patchAsset: {
         parameters: {
             query?: {
-                /**
-                 * @description The owner token returned at creation (`access.token`).
-                 * @example 431a00c918cd47d48d6f37d62f631c37
-                 */
+                /** @description The owner token returned at creation (`access.token`). Example: `431a00c918cd47d48d6f37d62f631c37`. */
                 acc_token?: components["parameters"]["AccToken"];
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -4522,21 +4732,17 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
             header?: {
-                /**
-                 * @description The owner token, as a header instead of `acc_token`.
-                 * @example 431a00c918cd47d48d6f37d62f631c37
-                 */
+                /** @description The owner token, as a header instead of `acc_token`. Example: `431a00c918cd47d48d6f37d62f631c37`. */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4553,8 +4759,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -4604,7 +4809,7 @@ export interface operations {
             query?: {
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -4612,8 +4817,7 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
@@ -4621,7 +4825,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4638,8 +4842,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -4690,8 +4893,7 @@ export interface operations {
                 /**
                  * @description Where the page starts: a `rev`, the page starting after it (`0`, the default, starts at revision 1); usually
                  *     `next_page.offset` of the previous page. A whole number from 0 to 2^53 − 1; anything else is 400, once the
-                 *     asset is known to exist.
-                 * @example 100
+                 *     asset is known to exist. Example: `100`.
                  */
                 offset?: components["parameters"]["RevisionOffset"];
                 /**
@@ -4702,7 +4904,7 @@ export interface operations {
                 limit?: components["parameters"]["RevisionLimit"];
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -4710,8 +4912,7 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
@@ -4719,7 +4920,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4736,8 +4937,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -4776,7 +4976,7 @@ export interface operations {
             query?: {
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -4784,8 +4984,7 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
@@ -4793,7 +4992,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4815,8 +5014,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -4850,29 +5048,14 @@ export interface operations {
             503: components["responses"]["ShuttingDown"];
         };
     };
-    createTransfer: {
+    getLogCheckpoint: {
         parameters: {
-            query?: {
-                /**
-                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
-                 */
-                opt_pretty?: components["parameters"]["OptPretty"];
-                /**
-                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
-                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
-                 *     as a second media type of each answer, which would make generated clients type every answer as a union
-                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
-                 */
-                opt_jsonp?: components["parameters"]["OptJsonp"];
-            };
+            query?: never;
             header?: {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4883,8 +5066,261 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkpoint, as a signed note. */
+            200: {
+                headers: {
+                    /**
+                     * @description A checkpoint is replaced by the next one at any moment.
+                     * @example no-cache
+                     */
+                    "Cache-Control"?: "no-cache";
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["LogCheckpoint"];
+                };
+            };
+            400: components["responses"]["BadHost"];
+            404: components["responses"]["LogNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
+        };
+    };
+    getLogVerifierKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verifier key. */
+            200: {
+                headers: {
+                    /**
+                     * @description Read again each time.
+                     * @example no-cache
+                     */
+                    "Cache-Control"?: "no-cache";
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["LogVerifierKey"];
+                };
+            };
+            400: components["responses"]["BadHost"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
+        };
+    };
+    getLogHashTile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The tile's level, a whole number from 0 written without leading zeros.
+                 * @example 0
+                 */
+                level: components["parameters"]["LogTileLevel"];
+                /**
+                 * @description The tile's index as tlog-tiles writes it, across path segments: groups of three digits, all but the last
+                 *     prefixed with `x` (`1234067` is `x001/x234/067`), followed by `.p/<W>` (W from 1 to 255) for the first `W`
+                 *     entries of a partial tile.
+                 * @example 000.p/1
+                 */
+                index: components["parameters"]["LogTileIndex"];
+            };
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile's hashes. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["LogTileCacheControl"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["LogHashTile"];
+                };
+            };
+            400: components["responses"]["BadHost"];
+            404: components["responses"]["LogNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
+        };
+    };
+    getLogEntryBundle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The tile's index as tlog-tiles writes it, across path segments: groups of three digits, all but the last
+                 *     prefixed with `x` (`1234067` is `x001/x234/067`), followed by `.p/<W>` (W from 1 to 255) for the first `W`
+                 *     entries of a partial tile.
+                 * @example 000.p/1
+                 */
+                index: components["parameters"]["LogTileIndex"];
+            };
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
+                 */
+                SERVER_ID?: components["parameters"]["ServerIdCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["LogTileCacheControl"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["LogEntryBundle"];
+                };
+            };
+            400: components["responses"]["BadHost"];
+            404: components["responses"]["LogNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
+                 *     Example: `1`.
+                 */
+                opt_pretty?: components["parameters"]["OptPretty"];
+                /**
+                 * @description JSONP, for pages that cannot use CORS: the answer comes as `application/javascript`, the operation's
+                 *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
+                 *     as a second media type of each answer, which would make generated clients type every answer as a union
+                 *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
+                 */
+                opt_jsonp?: components["parameters"]["OptJsonp"];
+            };
+            header?: {
+                /**
+                 * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
+                 *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
+                 */
+                "X-Request-ID"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: {
+                /**
+                 * @description The cluster cookie set by an earlier response (`Set-Cookie`), naming the node that issued it (signed). Keep
+                 *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
+                 *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
+                 *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -4937,7 +5373,7 @@ export interface operations {
             query?: {
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -4945,8 +5381,7 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
@@ -4954,7 +5389,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -4971,8 +5406,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5013,12 +5447,12 @@ export interface operations {
             query?: {
                 /**
                  * @description When present with any non-empty value, every version of every document is listed, not only the latest ones.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 all?: components["parameters"]["AllVersions"];
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -5026,8 +5460,7 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
@@ -5035,7 +5468,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5052,8 +5485,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5090,14 +5522,11 @@ export interface operations {
     createDocument: {
         parameters: {
             query?: {
-                /**
-                 * @description The owner token returned at creation (`access.token`).
-                 * @example 431a00c918cd47d48d6f37d62f631c37
-                 */
+                /** @description The owner token returned at creation (`access.token`). Example: `431a00c918cd47d48d6f37d62f631c37`. */
                 acc_token?: components["parameters"]["AccToken"];
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -5105,21 +5534,17 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
             header?: {
-                /**
-                 * @description The owner token, as a header instead of `acc_token`.
-                 * @example 431a00c918cd47d48d6f37d62f631c37
-                 */
+                /** @description The owner token, as a header instead of `acc_token`. Example: `431a00c918cd47d48d6f37d62f631c37`. */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5136,8 +5561,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5192,7 +5616,7 @@ export interface operations {
             query?: {
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -5200,8 +5624,7 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
@@ -5209,7 +5632,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5231,8 +5654,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5269,14 +5691,11 @@ export interface operations {
     replaceDocument: {
         parameters: {
             query?: {
-                /**
-                 * @description The owner token returned at creation (`access.token`).
-                 * @example 431a00c918cd47d48d6f37d62f631c37
-                 */
+                /** @description The owner token returned at creation (`access.token`). Example: `431a00c918cd47d48d6f37d62f631c37`. */
                 acc_token?: components["parameters"]["AccToken"];
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -5284,21 +5703,17 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
             header?: {
-                /**
-                 * @description The owner token, as a header instead of `acc_token`.
-                 * @example 431a00c918cd47d48d6f37d62f631c37
-                 */
+                /** @description The owner token, as a header instead of `acc_token`. Example: `431a00c918cd47d48d6f37d62f631c37`. */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5320,8 +5735,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5369,14 +5783,11 @@ export interface operations {
     patchDocument: {
         parameters: {
             query?: {
-                /**
-                 * @description The owner token returned at creation (`access.token`).
-                 * @example 431a00c918cd47d48d6f37d62f631c37
-                 */
+                /** @description The owner token returned at creation (`access.token`). Example: `431a00c918cd47d48d6f37d62f631c37`. */
                 acc_token?: components["parameters"]["AccToken"];
                 /**
                  * @description When present (any value, even `0`), the JSON is indented by four spaces. Errors are never pretty.
-                 * @example 1
+                 *     Example: `1`.
                  */
                 opt_pretty?: components["parameters"]["OptPretty"];
                 /**
@@ -5384,21 +5795,17 @@ export interface operations {
                  *     `application/json` answer wrapped as `/**\/<callback>(<json>);` (declared here and in `x-jsonp` rather than
                  *     as a second media type of each answer, which would make generated clients type every answer as a union
                  *     with text). The name must be a plain JavaScript identifier path (`^[$a-z_][$0-9a-z_.\[\]]+[^.]$`,
-                 *     case-insensitive), otherwise 400. Errors are never wrapped.
-                 * @example callback
+                 *     case-insensitive), otherwise 400. Errors are never wrapped. Example: `callback`.
                  */
                 opt_jsonp?: components["parameters"]["OptJsonp"];
             };
             header?: {
-                /**
-                 * @description The owner token, as a header instead of `acc_token`.
-                 * @example 431a00c918cd47d48d6f37d62f631c37
-                 */
+                /** @description The owner token, as a header instead of `acc_token`. Example: `431a00c918cd47d48d6f37d62f631c37`. */
                 "X-Access-Token"?: components["parameters"]["AccessTokenHeader"];
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5420,8 +5827,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5473,7 +5879,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5484,8 +5890,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5536,14 +5941,11 @@ export interface operations {
     downloadFile: {
         parameters: {
             query?: {
-                /**
-                 * @description The first 8 hexadecimal characters of the public key the URL was signed with.
-                 * @example dbb5069b
-                 */
+                /** @description The first 8 hexadecimal characters of the public key the URL was signed with. Example: `dbb5069b`. */
                 KeyID?: components["parameters"]["KeyIdQuery"];
                 /**
                  * @description The Ed25519 signature of `<key>`, a zero byte and the MD5 of the file in hex: 64 bytes in base64.
-                 * @example jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW+AYifD1vm6s1A4h3pk7Tgvmj+peAbikb4xNJlhL8jFMsiKjvRzDw==
+                 *     Example: `jRoCzuJLI7Gq6iP6yFgyblnhNgmJwAtoeW+AYifD1vm6s1A4h3pk7Tgvmj+peAbikb4xNJlhL8jFMsiKjvRzDw==`.
                  */
                 Signature?: components["parameters"]["SignatureQuery"];
             };
@@ -5551,7 +5953,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5568,8 +5970,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5632,7 +6033,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5643,8 +6044,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5683,7 +6083,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5694,8 +6094,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5734,7 +6133,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5745,8 +6144,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };
@@ -5786,7 +6184,7 @@ export interface operations {
                 /**
                  * @description An identifier of the client's choosing, echoed in the response and the logs. One longer than 200
                  *     characters or with characters other than letters, digits and `_.:@/+=-` is replaced by a fresh one.
-                 * @example req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427
+                 *     Example: `req-1b4e28ba-2fa1-4d2b-883f-0016d3cca427`.
                  */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
@@ -5797,8 +6195,7 @@ export interface operations {
                  *     it in a cookie jar and send it back on every request. A GET without it is served and its response sets
                  *     one. A POST, PUT or PATCH without it is answered 412 with the cookie in `Set-Cookie` and nothing done:
                  *     repeat the request with that cookie. A cookie naming another node, a restarted node or failing its
-                 *     signature is answered the same way on any method.
-                 * @example node-1.1764069000000.kJ2b7w
+                 *     signature is answered the same way on any method. Example: `node-1.1764069000000.kJ2b7w`.
                  */
                 SERVER_ID?: components["parameters"]["ServerIdCookie"];
             };

@@ -1,28 +1,15 @@
 /**
- * A node's cache of what it serves most: the same store, with an asset's served text (`getText`) and the feed's
- * pages (`list`) kept in memory after they were read, up to a size. It wraps the interface, so both stores are
- * cached alike and neither knows of it.
- *
- * Exact, not eventually right. Every write of any process sharing the store starts a new generation of the cache,
- * and an entry of an older generation is never served:
- * - this process's writes (`create`, `update`, `bulkInsert`, an import's page) start it when the store has
- *   committed them, before their callers hear of them: a client reads its own writes from this node;
- * - other processes' writes start it when the store's write watch (`watchWrites`) signals them. Where the watch can
- *   look at once without a round trip (`check`: SQLite's data_version, a read of shared memory), reads look first
- *   (once per turn of the event loop, `lookOncePerTurn`), so no read serves anything older than the last commit of
- *   any process before its request was sent. Elsewhere (MongoDB: its change stream, or the clock polled every
- *   20 ms) an asset's text may lag another node's write by that interval, well inside the feed's 1 s; feed pages are
- *   then not kept at all, since a client following the feed across nodes must find every version acknowledged
- *   before it asked.
- * A read that was under way when a generation began is served but not kept: it may have read the older value.
- * A generation begins by counting one up; entries of older ones are dropped when met or pushed out by newer ones.
+ * A node's cache of asset texts (`getText`) and feed pages (`list`), wrapping the store interface so that both
+ * engines are cached alike. Exact by generations, not by expiry: every write of any process starts a new generation
+ * (this process's once committed, before their callers hear of them; others' when the watch signals them), and an
+ * entry of an older one is never served (docs/decisions/0028-served-cache-exact-by-generations.md).
  */
 import { LRUCache } from 'lru-cache';
 import type { ListedRow } from '../domain/listing.js';
-import type { AssetStore, AssetText, ImportStore, ListQuery, WriteWatch } from './types.js';
+import type { AssetStore, AssetText, ListQuery, WriteWatch } from './types.js';
 
 export interface ServedCacheOptions {
-  /** Bytes of memory the cache may take (asset texts and feed pages together, as measured); 0 turns it off. */
+  /** Asset texts and feed pages together, as weighed below; 0 turns the cache off. */
   maxBytes: number;
 }
 
@@ -32,15 +19,10 @@ interface Entry<T> {
   size: number;
 }
 
-/** What a kept value costs beyond its bytes: the entry, its key and the map's slot, roughly. */
+/** Rough costs beyond the bytes: an entry with its key and slot, a feed row with its strings. */
 const ENTRY_OVERHEAD = 200;
-/**
- * What a kept byte costs the process: measured, a cache of 16 MiB of texts filled by random reads of a million
- * assets grew the peak RSS by 35 MB (32 MiB by 66 MB): the allocator's share and the evicted values waiting for the
- * collector. Counting each byte twice makes `maxBytes` what the process pays.
- */
+/** What the process was measured to pay per kept byte (docs/performance.md): `maxBytes` is then what it pays. */
 const MEMORY_PER_BYTE = 2;
-/** What a feed row costs beyond its fields' texts: the object, its id and dateModified strings, roughly. */
 const ROW_OVERHEAD = 160;
 
 function rowsSize(rows: readonly ListedRow[]): number {
@@ -52,19 +34,16 @@ function rowsSize(rows: readonly ListedRow[]): number {
   return MEMORY_PER_BYTE * size + ENTRY_OVERHEAD;
 }
 
-/** The feed query as a key: every member that changes the page. */
 function listKey(query: ListQuery): string {
   return `${query.mode}|${query.descending ? 'd' : 'a'}|${query.after ?? ''}|${query.limit}|${query.fields.join(',')}`;
 }
 
-/**
- * `look`, at most once per turn of the event loop. Every request read in a turn arrived before the turn began, so a
- * look at the turn's first read comes after every write acknowledged before any of them was sent: exact for all of
- * them, for one look instead of one per read (a look is a few microseconds, a cached read not many more).
- */
+/** Every request read in a turn was sent before the turn began: one look at its first read is exact for all. */
 function lookOncePerTurn(look: () => void): () => void {
   let looked = false;
-  const nextTurn = () => void (looked = false);
+  const nextTurn = () => {
+    looked = false;
+  };
   return () => {
     if (looked) return;
     looked = true;
@@ -74,7 +53,7 @@ function lookOncePerTurn(look: () => void): () => void {
 }
 
 export interface CachedStore extends AssetStore {
-  /** Stops watching the store's writes, for an owner that closes the store itself (`close` does both). */
+  /** For an owner that closes the store itself (`close` does both). */
   stopWatching(): Promise<void>;
 }
 
@@ -88,7 +67,6 @@ export async function cachedStore(store: AssetStore, options: ServedCacheOptions
   const enabled = options.maxBytes > 0;
   const watch: WriteWatch | undefined = enabled ? await store.watchWrites(newGeneration) : undefined;
 
-  /** The kept value of `key` if it is of the current generation; an older one is dropped. */
   function kept<T extends AssetText | ListedRow[]>(key: string): T | undefined {
     const entry = entries.get(key);
     if (entry === undefined) return undefined;
@@ -99,19 +77,24 @@ export async function cachedStore(store: AssetStore, options: ServedCacheOptions
 
   const check = watch?.check === undefined ? undefined : lookOncePerTurn(watch.check);
 
-  /** Reads through the cache: a value read while no write began is kept for the generation it was read in. */
-  async function readThrough<T extends AssetText | ListedRow[]>(key: string, read: () => Promise<T | undefined>, size: (value: T) => number) {
+  /** A value read while a generation began may be the older one: served, not kept. */
+  async function readThrough<T extends AssetText | ListedRow[]>(
+    key: string,
+    read: () => Promise<T | undefined>,
+    size: (value: T) => number,
+  ) {
     if (!enabled) return read();
     check?.();
     const hit = kept<T>(key);
     if (hit !== undefined) return hit;
     const readIn = generation;
     const value = await read();
-    if (value !== undefined && readIn === generation) entries.set(key, { generation: readIn, value, size: size(value) });
+    if (value !== undefined && readIn === generation)
+      entries.set(key, { generation: readIn, value, size: size(value) });
     return value;
   }
 
-  /** `write`, with a new generation once it is done (committed or not: a failed write may have committed). */
+  /** A failed write may have committed: a new generation either way. */
   function writing<A extends unknown[], R>(write: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
     return async (...args) => {
       try {
@@ -122,25 +105,25 @@ export async function cachedStore(store: AssetStore, options: ServedCacheOptions
     };
   }
 
-  const imports: ImportStore = {
-    state: () => store.imports.state(),
-    holdsOwnData: () => store.imports.holdsOwnData(),
-    idsAt: (modified) => store.imports.idsAt(modified),
-    writePage: writing((page) => store.imports.writePage(page)),
-    reports: () => store.imports.reports(),
-  };
-
   return {
     transfers: store.transfers,
     files: store.files,
-    imports,
+    log: store.log,
     create: writing((build) => store.create(build)),
     get: (id) => store.get(id),
-    getText: (id) => readThrough(`a:${id}`, () => store.getText(id), (text) => MEMORY_PER_BYTE * text.bytes.length + ENTRY_OVERHEAD),
+    getText: (id) =>
+      readThrough(
+        `a:${id}`,
+        () => store.getText(id),
+        (text) => MEMORY_PER_BYTE * text.bytes.length + ENTRY_OVERHEAD,
+      ),
     update: writing((id, expectedRev, build) => store.update(id, expectedRev, build)),
-    revisions: (id, after, limit) => store.revisions(id, after, limit),
+    revisions: (id, after, limit, maxBytes) => store.revisions(id, after, limit, maxBytes),
+    snapshot: (id, rev) => store.snapshot(id, rev),
     list: (query) =>
-      check === undefined ? store.list(query) : (readThrough(`l:${listKey(query)}`, () => store.list(query), rowsSize) as Promise<ListedRow[]>),
+      check === undefined
+        ? store.list(query)
+        : (readThrough(`l:${listKey(query)}`, () => store.list(query), rowsSize) as Promise<ListedRow[]>),
     ping: () => store.ping(),
     bulkInsert: writing((records) => store.bulkInsert(records)),
     watchWrites: (onWrite) => store.watchWrites(onWrite),

@@ -1,19 +1,11 @@
-/**
- * A store that times its operations: the same store, each call of an asset or transfer operation measured and
- * handed to `timer` (the metrics' store latency). It wraps the interface, so both stores are timed alike and
- * neither knows of it; a node without metrics never builds it. Calls that fail are timed too.
- *
- * Not timed: `files` (an upload's `put` lasts as long as the client takes to send the file), `bulkInsert` and
- * `imports` (seeding and the import, no request), `watchWrites` and `close` (once per process).
- */
+/** The metrics' store latency, both engines alike; `files` and what no request calls are not timed. */
 import type { AssetStore, TransferStore } from './types.js';
 
-/** Gives the recorder of one operation's durations (seconds), asked once per operation when the store is wrapped. */
+/** Asked once per operation, when the store is wrapped, for the recorder of its durations (seconds). */
 export type OperationTimer = (operation: string) => (seconds: number) => void;
 
 type AsyncMethod<T> = { [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never }[keyof T];
 
-/** `target[name]`, timed under `operation`. */
 function timed<T, K extends AsyncMethod<T>>(target: T, name: K, operation: string, timer: OperationTimer): T[K] {
   const record = timer(operation);
   const method = target[name] as (...args: unknown[]) => Promise<unknown>;
@@ -37,12 +29,13 @@ export function timedStore(store: AssetStore, timer: OperationTimer): AssetStore
   return {
     transfers,
     files: store.files,
-    imports: store.imports,
+    log: store.log,
     create: timed(store, 'create', 'create', timer),
     get: timed(store, 'get', 'get', timer),
     getText: timed(store, 'getText', 'getText', timer),
     update: timed(store, 'update', 'update', timer),
     revisions: timed(store, 'revisions', 'revisions', timer),
+    snapshot: timed(store, 'snapshot', 'snapshot', timer),
     list: timed(store, 'list', 'list', timer),
     ping: timed(store, 'ping', 'ping', timer),
     bulkInsert: (records) => store.bulkInsert(records),

@@ -1,137 +1,96 @@
-/**
- * The storage interface. Both stores (embedded SQLite, MongoDB) implement it and pass the same tests
- * (test/store/). Stores know nothing of HTTP, roles or validation: they keep records, hand out write
- * stamps, list the feed, keep each asset's history and the transfers of ownership.
- */
-import type { ChangeOperation, Revision } from '../domain/history.js';
+/** The storage interface requests use; both engines pass the same tests (test/store/). */
+import type { Revision, Snapshot } from '../domain/history.js';
 import type { JsonObject } from '../domain/json.js';
 import { isFieldName, type ListedRow, type ListMode } from '../domain/listing.js';
 import type { TransferMark } from '../domain/transfers.js';
 import type { FileStore } from './files.js';
+import type { LogStore } from './log.js';
 
-/** One asset as kept by a store. `asset` is the public document exactly as served (dates rendered). */
+/** One asset as kept by a store: `asset` is the document exactly as served, nothing else of it is ever served. */
 export interface AssetRecord {
   id: string;
-  /** Increments on every write; the compare-and-set token of `update`. Never served. */
+  /** Grows with every write: the compare-and-set token of `update`. */
   rev: number;
-  /** Hash of the owner token (see domain/ids.ts). Never served. */
   ownerTokenHash: string;
-  /**
-   * Hash of the transfer token, which hands the asset to another owner. `null` for assets created before
-   * ownership transfers existed: no transfer can take them. Never served.
-   */
+  /** `null` on assets written before ownership transfers existed: no transfer can take them. */
   transferTokenHash: string | null;
-  /** Ids of the transfers applied to this asset, oldest first: the record of which transfers took it. Never served. */
+  /** The transfers applied to this asset, oldest first. */
   appliedTransfers: string[];
-  /** `dateModified` as microseconds since the epoch: unique across the store and increasing in commit order. */
+  /** `dateModified` in microseconds: unique across the store, increasing in commit order. */
   modified: number;
-  /** True once the asset has left `draft`: only listed records appear in the feed. */
+  /** Left `draft`: only listed records are in the feed. */
   listed: boolean;
-  /** True for `mode: "test"` assets (listing `mode` filter). */
   test: boolean;
   asset: JsonObject;
-  /**
-   * Document versions superseded by newer ones, in the order they were written. Never served with the asset (its
-   * `documents` holds the latest versions): the documents endpoints show them.
-   */
+  /** Document versions superseded by newer ones, oldest first (`asset.documents` holds the latest). */
   documentHistory: JsonObject[];
-  /**
-   * How many revisions the asset's history holds: the `rev` of its latest revision. Counts only writes that changed
-   * what is served (unlike `rev`). The history itself is kept beside the record, never inside it.
-   */
+  /** The `rev` of the history's latest revision; only writes that change what is served add one. */
   revisions: number;
 }
 
-/** A moment handed out by the store inside its write: unique, later than every `modified` already stored. */
+/** A moment (µs) handed out inside a write: unique, later than every `modified` already stored. */
 export interface WriteStamp {
-  /** Microseconds since the epoch. */
   now: number;
 }
 
-/** A creation stamp also carries the next value of the per-day `assetID` counter. */
+/** `day` (`YYYY-MM-DD` in the store's zone) and its next `assetID` number, gap-free across every process. */
 export interface CreateStamp extends WriteStamp {
-  /** Calendar day of `now` in the configured time zone, `YYYY-MM-DD`. */
   day: string;
-  /** 1 for the first asset of `day`, gap-free and unique across every process sharing the store. */
   dayIndex: number;
 }
 
-/** A record as written; the store sets `rev` and `revisions` itself. */
 export type RecordDraft = Omit<AssetRecord, 'rev' | 'revisions'>;
 
-/** An asset's history is the domain's (domain/history.ts); the store keeps it beside the records. */
-export type { ChangeOperation, Revision };
+export type { Revision, Snapshot };
 
-/** What a write adds to its asset's history besides its date: who made it and how it changed the served asset. */
+/** A revision as a write hands it over: the store numbers and dates it. */
 export type RevisionDraft = Pick<Revision, 'author' | 'changes'>;
 
 /**
- * What a create or an update writes, in one atomic write: the record, and the revision of the asset's history the
- * write adds. Every create and update changes what is served (at least `dateModified`), so each adds exactly one
- * revision; the store numbers it (1 for a create, one more than the record's `revisions` for an update) and dates
- * it with the record's `dateModified`.
+ * A create or an update, one atomic write: the record and the one revision it adds (every such write changes at
+ * least `dateModified`). `text` is `record.asset` as served (`toJson`), stored as given by a store that keeps it.
  */
 export interface RecordWrite {
   record: RecordDraft;
   revision: RevisionDraft;
-  /**
-   * `record.asset` as the text it is served as (domain/serialize.ts `toJson`), when the writer has written it: a
-   * store that keeps that text stores this one rather than writing it again.
-   */
   text?: string;
 }
 
-/**
- * A ready-made record for `bulkInsert`, with its whole history when it has one (an import rebuilds it): revisions
- * 1 … n in order, the last one's `date` the asset's `dateModified`. Without `history` the record gets revision 1
- * holding it as it stands (author its owner, date its `dateModified`), as assets from before history do.
- */
+/** Its history is revisions 1 … n, the last dated `dateModified`; without one, revision 1 holds it as it stands. */
 export type BulkRecord = RecordDraft & { history?: readonly Revision[] };
 
-/** The feed's own shapes are the domain's (domain/listing.ts); the store fills them. */
 export type { ListedRow, ListMode };
 
-/** A transfer's mark is the domain's (domain/transfers.ts); the store keeps it and compares it. */
 export type { TransferMark };
 
 export interface ListQuery {
-  /** Exclusive bound in microseconds: `> after` ascending, `< after` descending. Absent: from the start / the end. */
+  /** Exclusive bound (µs): `> after` ascending, `< after` descending; absent: from the start, or the end. */
   after?: number;
   descending: boolean;
   limit: number;
   mode: ListMode;
-  /**
-   * Top-level fields of each asset to read as well (`opt_fields`; identifiers only), as JSON text in the wire
-   * format: each row's `fields` follows this order. Empty: only the feed's own columns (a covering index serves the page).
-   */
+  /** Top-level fields to read too (`opt_fields`, identifiers only): each row's `fields`, JSON text, in this order. */
   fields: readonly string[];
 }
 
-/**
- * An asset's JSON text exactly as served (the wire format, fixed when it was written), as UTF-8 bytes: what
- * goes on the wire, never decoded into a string on the way. And its `modified`.
- */
+/** An asset's JSON text as served, as the stored bytes (never decoded on the way), and its version, the ETag. */
 export interface AssetText {
   bytes: Buffer;
-  /** The version of the text: a reader that holds it may skip the body (ETag). */
   modified: number;
 }
 
-/** One transfer of ownership as kept by a store. */
+/** A transfer of ownership: `owner`, and the token hashes, become the asset's once it is applied. */
 export interface TransferRecord {
   id: string;
-  /** The API key name of the broker who created it: the owner of any asset it is applied to. */
   owner: string;
-  /** Hash of the transfer's owner token: the asset's owner token hash once applied. Never served. */
   ownerTokenHash: string;
-  /** Hash of the transfer's transfer token: the asset's transfer token hash once applied. Never served. */
   transferTokenHash: string;
-  /** When it was created, microseconds since the epoch. */
+  /** Microseconds since the epoch. */
   created: number;
   /**
-   * Written before the asset changes owner, so a call cut short between the two writes leaves it and the same
-   * call sent again finishes the job. The mark alone does not make the transfer used: the asset's
-   * `appliedTransfers` decides (domain/transfers.ts).
+   * Written before the asset changes owner, so that the same call sent again finishes one cut short; the asset's
+   * `appliedTransfers`, not the mark, says whether it is used
+   * (docs/decisions/0033-ownership-transfer-in-two-writes.md).
    */
   mark: TransferMark | null;
 }
@@ -139,158 +98,131 @@ export interface TransferRecord {
 export interface TransferStore {
   create(record: TransferRecord): Promise<void>;
   get(id: string): Promise<TransferRecord | undefined>;
-  /**
-   * Replaces the transfer's mark with `next` if it is still `expected` (compare-and-set on the whole mark).
-   * False when the mark was something else (the caller re-reads and decides again) or the transfer is unknown.
-   */
+  /** Compare-and-set on the whole mark: false when it was not `expected`, or the transfer is unknown. */
   setMark(id: string, expected: TransferMark | null, next: TransferMark): Promise<boolean>;
 }
 
-/** A running watch of a store's writes (`AssetStore.watchWrites`). */
 export interface WriteWatch {
-  /** How other processes' writes are noticed, for the logs: e.g. `change stream`, `clock poll`. */
+  /** How other processes' writes are noticed, for the logs. */
   readonly method: string;
-  /**
-   * Looks for writes of other processes now, and signals any before it returns; present only where that costs no
-   * round trip (the embedded store reads SQLite's data_version). A reader that calls it first is exact across
-   * processes, not only within a poll interval.
-   */
+  /** Signals other processes' writes now, where that costs no round trip: a reader that calls it first is exact. */
   check?(): void;
   close(): Promise<void>;
 }
 
-/**
- * An asset of the original registry's database as the import writes it (decisions.md §14): `modified` is its
- * original `dateModified`, `history` its revisions rebuilt from the original's; `appliedTransfers` is filled by the
- * store (`ImportStore.writePage`).
- */
-export type ImportedAsset = RecordDraft & { history: readonly Revision[] };
-
-/** Something the import tells about one document of the original's database, by its `_id`. */
-export interface ImportReport {
-  id: string;
-  /** `refused`, `imported with errors`, `fields not imported`, `history fallbacks`, `dateModified moved`. */
-  outcome: string;
-  detail: string;
-}
-
-/** How far the import has got: kept in the store and written with every page (atomically where the store can). */
-export interface ImportState {
-  /** The database imported from, without credentials: a resumed import must read the same one. */
-  source: string;
-  /** CouchDB's `last_seq` after the last page written: the next page starts there. */
-  since: string;
-  /** True once the last page of `_changes` was written. */
-  done: boolean;
-  /** Documents by outcome so far (`assets imported`, `skipped: design document`, …). */
-  counts: Record<string, number>;
-}
-
-/** One page of the original's `_changes` as the import writes it, with the state it leads to. */
-export interface ImportPage {
-  assets: ImportedAsset[];
-  transfers: TransferRecord[];
-  /** Per calendar day, the highest `assetID` number among the page's assets: the day's counter goes on from there. */
-  dayCounters: Record<string, number>;
-  reports: ImportReport[];
-  state: ImportState;
-}
-
-/** What the import of the original's database needs of a store, and nothing else uses. */
-export interface ImportStore {
-  /** The import's state; `undefined` when no import has written to this store. */
-  state(): Promise<ImportState | undefined>;
-  /** Whether the store holds assets or transfers an import did not write (always false once an import began). */
-  holdsOwnData(): Promise<boolean>;
-  /** The ids of the assets stored at these `modified` values (a clash of two original `dateModified`s). */
-  idsAt(modified: readonly number[]): Promise<Map<number, string>>;
-  /**
-   * Writes a page: assets (replacing one of the same id), transfers, day counters (raised, never lowered), reports
-   * and the state, atomically where the store can, else each write idempotent and the state last. Every transfer
-   * whose mark names an asset stored or written is listed in that asset's `appliedTransfers` (oldest first),
-   * whichever of the two came first. Later writes get later stamps than every imported `modified`.
-   */
-  writePage(page: ImportPage): Promise<void>;
-  /** Every report written so far, by `id`. */
-  reports(): Promise<ImportReport[]>;
-}
-
 export interface AssetStore {
-  /** The transfers of ownership, kept beside the assets (their own table or collection). */
   readonly transfers: TransferStore;
-  /** The import of the original registry's database (scripts/import.ts). */
-  readonly imports: ImportStore;
-
   /**
-   * Creates one record and its revision 1. `build` is called inside the store's write (it must be synchronous and
-   * pure) with a stamp whose `now` becomes `modified` and whose `dayIndex` is consumed only if the write commits.
+   * `build` runs inside the store's write, so it must be synchronous and pure: its stamp's `now` becomes `modified`,
+   * and its `dayIndex` is used up only if the write commits.
    */
   create(build: (stamp: CreateStamp) => RecordWrite): Promise<AssetRecord>;
   get(id: string): Promise<AssetRecord | undefined>;
-  /** The asset's served JSON text, without parsing or decoding it: the read path of `GET /assets/{id}`. */
   getText(id: string): Promise<AssetText | undefined>;
   /**
-   * Replaces the record if its `rev` is still `expectedRev`, and adds the write's revision to its history in the
-   * same atomic write; `build` gets a fresh stamp inside the write (a store may call it before its compare-and-set
-   * finds the rev stale, and then writes nothing). Its cost does not depend on how many revisions came before.
-   * Returns the stored record, or 'conflict' when another write came first (the caller re-reads and retries).
+   * Compare-and-set on `rev`, the write's revision added in the same atomic write; 'conflict' when another write
+   * came first (the caller re-reads and retries). `build` may run for an attempt that then writes nothing.
    */
   update(id: string, expectedRev: number, build: (stamp: WriteStamp) => RecordWrite): Promise<AssetRecord | 'conflict'>;
-  /** One feed page of listed records, ordered by `modified`. */
+  /** One feed page of listed records, by `modified`. */
   list(query: ListQuery): Promise<ListedRow[]>;
-  /**
-   * Inserts ready-made records without HTTP (benchmarks, seeding, imports); `modified` values must be unique. Each
-   * record goes in together with its history (`BulkRecord`): a reader sees the record with all of it, or neither.
-   */
+  /** Records without HTTP (seeding, imports), each with its history or neither; `modified` values must be unique. */
   bulkInsert(records: readonly BulkRecord[]): Promise<void>;
   /**
-   * The asset's revisions with `rev` above `after`, oldest first, at most `limit` of them; `undefined` when there is
-   * no such asset. Reads by (asset, rev): the cost does not depend on where in the history the page is.
+   * Revisions above `after`, oldest first, at most `limit`, and none after the one whose changes take the total read
+   * to `maxBytes` (`changesBytes` of their JSON text; docs/decisions/0055-history-pages-bounded-in-bytes.md);
+   * `undefined` for an unknown asset.
    */
-  revisions(id: string, after: number, limit: number): Promise<Revision[] | undefined>;
+  revisions(id: string, after: number, limit: number, maxBytes?: number): Promise<Revision[] | undefined>;
   /**
-   * Watches for writes committed by any process sharing the store: `onWrite` is called soon after each (several
-   * writes may give one call, and a call may come with nothing new to list). It reads no feed rows: the caller
-   * lists them with `list`. Resolves once watching, so a write that commits afterwards is signalled.
+   * The kept snapshot nearest at or below `rev` (docs/decisions/0056-a-revision-read-from-the-nearest-snapshot.md);
+   * `undefined` when none is kept (an unknown asset, a short history, or one written before snapshots).
+   */
+  snapshot(id: string, rev: number): Promise<Snapshot | undefined>;
+  /**
+   * Calls `onWrite` soon after writes committed by any process sharing the store (one call may stand for several,
+   * or find nothing new to list). Resolves once watching: a write committed afterwards is signalled.
    */
   watchWrites(onWrite: () => void): Promise<WriteWatch>;
-  /** Liveness of the backing storage (health endpoint). */
   ping(): Promise<void>;
-  /** The files of the document service, kept beside the records (a folder of the embedded store, GridFS). */
   readonly files: FileStore;
+  /** What the node's writes last met: refused while the store refuses them (`GET /health`); absent: not kept. */
+  writeState?(): WriteState;
+  /** The transparency log of the revisions (docs/decisions/0066-log-order-and-integration.md). */
+  readonly log: LogStore;
   close(): Promise<void>;
 }
 
+/** `accepted` until a write is refused by the store's state (full, unreachable), again after one succeeds. */
+export type WriteState = { accepted: true } | { accepted: false; reason: string };
+
+/** MongoDB when `mongodbUri` is set, else the embedded store in `dataDir`; `timeZone` numbers `assetID` per day. */
+export interface StoreOptions {
+  mongodbUri?: string;
+  dataDir: string;
+  timeZone: string;
+  /** REQUEST_TIMEOUT: a store call unanswered for a share of it is refused (refusals.ts). */
+  requestTimeoutMs?: number;
+  /** SERVER_ID: on MongoDB, what this node's previous life left of its uploads is removed at start. */
+  node?: string;
+}
+
 /**
- * The store could not take the write in time (MongoDB: the shared clock stayed contended, or a write stamp's
- * lease ran out before the write began). Nothing was written; the caller may repeat the request.
+ * A write the store refused whole: nothing of it was written, or (an engine that stopped answering mid-write) it
+ * was applied whole. Answered 503 with `Retry-After` (docs/decisions/0073-store-refusals-answered-503.md).
  */
-export class StoreBusyError extends Error {
+export abstract class StoreRefusal extends Error {
+  /** What the error envelope and `GET /health` say. */
+  abstract readonly description: string;
+  abstract readonly retryAfterSeconds: number;
+}
+
+/** Nothing was written in time (a contended clock or write lock, a lease run out); the request may be repeated. */
+export class StoreBusyError extends StoreRefusal {
+  readonly description = 'The storage is busy, please retry.';
+  readonly retryAfterSeconds = 1;
   constructor(message = 'the store is busy') {
     super(message);
     this.name = 'StoreBusyError';
   }
 }
 
-/** Refuses `ListQuery.fields` that are not identifiers: in a JSON path or a projection a dot would reach inside a value. */
+/** The engine did not answer (down, unreachable, failing over, or past its time bound). */
+export class StoreUnavailableError extends StoreRefusal {
+  readonly description = 'The store does not answer';
+  readonly retryAfterSeconds = 1;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** The embedded store's file system is full: reads go on, writes are refused until space is freed. */
+export class StorageFullError extends StoreRefusal {
+  readonly description = 'Storage full';
+  readonly retryAfterSeconds = 10;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StorageFullError';
+  }
+}
+
+/** In a JSON path or a projection a dot would reach inside a value: only identifiers are fields. */
 export function requireFieldNames(fields: readonly string[]): void {
   for (const field of fields) if (!isFieldName(field)) throw new Error(`not a field name: ${field}`);
 }
 
-/** `dateModified` as the record's document serves it: the text of the feed's order key. */
 export function servedDateModified(draft: RecordDraft): string {
   const served = draft.asset.dateModified;
   if (typeof served !== 'string') throw new Error(`record ${draft.id} has no dateModified text`);
   return served;
 }
 
-/**
- * A history handed to `bulkInsert` must be one the registry could have written: revisions 1 … n in order, the last
- * one dated with the record's `dateModified`.
- */
+/** A history handed to `bulkInsert` must be one the registry could have written. */
 export function checkHistory(record: RecordDraft, history: readonly Revision[]): void {
   const gap = history.findIndex((revision, i) => revision.rev !== i + 1);
-  if (history.length === 0 || gap !== -1) throw new Error(`the history of ${record.id} does not number its revisions 1 … n`);
+  if (history.length === 0 || gap !== -1)
+    throw new Error(`the history of ${record.id} does not number its revisions 1 … n`);
   if (history[history.length - 1]!.date !== servedDateModified(record)) {
     throw new Error(`the last revision of ${record.id} is not dated with its dateModified`);
   }

@@ -1,16 +1,14 @@
 /**
- * WAL checkpoints of the embedded store, in a worker thread with a connection of its own. A checkpoint copies the
- * WAL into the database file and syncs both; inside a COMMIT (SQLite's automatic checkpoints) that would stop the
- * event loop for several milliseconds every few hundred writes. A PASSIVE checkpoint never waits for readers or
- * the writer, and one with nothing to copy costs next to nothing, so the worker simply runs one every
- * CHECKPOINT_INTERVAL_MS.
+ * WAL checkpoints in a worker thread with its own connection: inside a COMMIT (SQLite's automatic checkpoints) the
+ * copy and its syncs would stop the event loop. A PASSIVE checkpoint waits for no one, and costs next to nothing
+ * with nothing to copy, so one runs every CHECKPOINT_INTERVAL_MS.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 const CHECKPOINT_INTERVAL_MS = 200;
 
-// Inline (eval) so that it runs the same from the sources under tsx or vitest and from the compiled service.
+// Inline (eval): it runs the same from the sources (tsx, vitest) and from the compiled service.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -36,7 +34,7 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
-/** Starts checkpointing `file`; failures are reported to `onError` once per run of them, and retried. */
+/** Failures go to `onError` once per run of them, and are retried. */
 export function startCheckpointer(file: string, onError: (message: string) => void = () => undefined): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER, { eval: true, workerData: { file, driver, intervalMs: CHECKPOINT_INTERVAL_MS } });
@@ -45,7 +43,7 @@ export function startCheckpointer(file: string, onError: (message: string) => vo
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async close() {
-      // Kept alive until it has closed its connection: a process that is only waiting for that must not end.
+      // Kept alive until its connection is closed: a process waiting only for that must not end first.
       worker.ref();
       worker.postMessage('close');
       await exited;

@@ -1,0 +1,251 @@
+/**
+ * The transparency log in the embedded store (docs/decisions/0066-log-order-and-integration.md). A write gives its
+ * revision the next log index, and its entry, in its own transaction (`log_leaves`): under the single write lock the
+ * indexes follow the commit order, across processes, and a crash keeps the revision and its index or neither. The
+ * integrator appends them to the tree on a connection of its own whose appending COMMIT syncs the WAL before any
+ * reader sees it (`synchronous = FULL`), so a checkpoint is never visible before it, and every entry it covers, is on
+ * the disk.
+ */
+import Database from 'better-sqlite3';
+import type { Revision } from '../../domain/history.js';
+import { logEntries, logEntry } from '../../domain/log/entry.js';
+import type { LogBatch, LogStore } from '../log.js';
+import { withWriteLock } from './write-queue.js';
+
+const LOG_SCHEMA = `
+  -- The log's order: a row per revision, numbered from 0 as writes commit; an imported revision brings its entry.
+  CREATE TABLE IF NOT EXISTS log_leaves (
+    idx INTEGER PRIMARY KEY,
+    asset_id TEXT NOT NULL,
+    rev INTEGER NOT NULL,
+    entry BLOB
+  );
+  CREATE INDEX IF NOT EXISTS log_leaves_revision ON log_leaves (asset_id, rev);
+  -- Integrated entries the leaf row does not hold (those the integrator computed), as the entry bundles serve them.
+  CREATE TABLE IF NOT EXISTS log_entries (
+    idx INTEGER PRIMARY KEY,
+    entry BLOB NOT NULL
+  );
+  -- Hash tiles: level, index, and the hashes they hold (a partial tile is rewritten as it grows).
+  CREATE TABLE IF NOT EXISTS log_tiles (
+    level INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    hashes BLOB NOT NULL,
+    PRIMARY KEY (level, idx)
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS log_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    size INTEGER NOT NULL,
+    root BLOB,
+    checkpoint TEXT,
+    vkey TEXT,
+    holder TEXT,
+    lease_until INTEGER
+  );
+`;
+
+/**
+ * The log's tables; on the first start of a version with the log, the revisions already stored become its first
+ * entries, by asset id and `rev` (docs/decisions/0066-log-order-and-integration.md).
+ */
+export function prepareLog(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec(LOG_SCHEMA);
+    if (db.prepare('SELECT 1 FROM log_state WHERE id = 1').get() !== undefined) return;
+    db.exec(
+      'INSERT INTO log_leaves (idx, asset_id, rev) ' +
+        'SELECT row_number() OVER (ORDER BY asset_id, rev) - 1, asset_id, rev FROM revisions',
+    );
+    db.exec('INSERT INTO log_state (id, size) VALUES (1, 0)');
+  }).immediate();
+}
+
+const NEXT_INDEX = '(SELECT coalesce(max(idx) + 1, 0) FROM log_leaves)';
+
+/**
+ * Must be called inside the transaction that writes the revision. The entry is written from the revision in memory,
+ * not read back and parsed by the integrator (docs/decisions/0071-sqlite-writes-carry-their-log-entry.md).
+ */
+export function leafWriter(writer: Database.Database): (asset: string, revision: Revision) => void {
+  const insertLeaf = writer.prepare<[string, number, Buffer]>(
+    `INSERT INTO log_leaves (idx, asset_id, rev, entry) VALUES (${NEXT_INDEX}, ?, ?, ?)`,
+  );
+  return (asset, revision) => void insertLeaf.run(asset, revision.rev, logEntry(asset, revision));
+}
+
+/**
+ * For the import, inside its page's transaction: an imported revision with its entry, unless the same entry is in
+ * the log already (a page written again). A revision re-imported with other content is a new entry: the log keeps both.
+ */
+export function importedLeafWriter(writer: Database.Database): (asset: string, revision: Revision) => void {
+  const sameEntry = writer.prepare<[string, number, Buffer]>(
+    'SELECT 1 FROM log_leaves WHERE asset_id = ? AND rev = ? AND entry = ?',
+  );
+  const insertLeaf = writer.prepare<[string, number, Buffer]>(
+    `INSERT INTO log_leaves (idx, asset_id, rev, entry) VALUES (${NEXT_INDEX}, ?, ?, ?)`,
+  );
+  return (asset, revision) => {
+    const entry = logEntry(asset, revision);
+    if (sameEntry.get(asset, revision.rev, entry) === undefined) insertLeaf.run(asset, revision.rev, entry);
+  };
+}
+
+interface StateRow {
+  size: number;
+  root: Buffer | null;
+  checkpoint: string | null;
+  vkey: string | null;
+}
+
+interface LeafRow {
+  idx: number;
+  asset_id: string;
+  rev: number;
+  entry: Buffer | null;
+  date: string | null;
+  author: string | null;
+  changes: string | null;
+}
+
+export function openLog(db: Database.Database): LogStore & { close(): void } {
+  // Its own connection: with FULL an append's COMMIT syncs the WAL before the commit is visible (the writes'
+  // connection syncs after COMMIT, which would let a reader see a checkpoint a power cut could still take back).
+  // The lease and the key need no sync of their own.
+  const logWriter = new Database(db.name, { timeout: 0 });
+  logWriter.pragma('synchronous = NORMAL');
+  const selectState = db.prepare<[], StateRow>('SELECT size, root, checkpoint, vkey FROM log_state WHERE id = 1');
+  const selectLeaves = db.prepare<[number, number], LeafRow>(
+    'SELECT l.idx, l.asset_id, l.rev, l.entry, r.date, r.author, r.changes FROM log_leaves l ' +
+      'LEFT JOIN revisions r ON l.entry IS NULL AND r.asset_id = l.asset_id AND r.rev = l.rev ' +
+      'WHERE l.idx >= ? ORDER BY l.idx LIMIT ?',
+  );
+  const readLeaves = db.transaction((max: number) => {
+    const state = selectState.get()!;
+    return { size: state.size, leaves: selectLeaves.all(state.size, max) };
+  });
+  const selectTile = db
+    .prepare<[number, number], Buffer>('SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?')
+    .pluck();
+  const selectEntries = db
+    .prepare<[number, number], Buffer>(
+      'SELECT coalesce(l.entry, e.entry) FROM log_leaves l LEFT JOIN log_entries e ON l.entry IS NULL AND e.idx = l.idx ' +
+        'WHERE l.idx >= ? AND l.idx < ? AND l.idx < (SELECT size FROM log_state WHERE id = 1) ORDER BY l.idx',
+    )
+    .pluck();
+  const selectIndexes = db.prepare<[string, number, number], { rev: number; idx: number }>(
+    'SELECT rev, max(idx) AS idx FROM log_leaves WHERE asset_id = ? AND rev > ? AND rev <= ? GROUP BY rev',
+  );
+  const readIndexes = db.transaction((asset: string, after: number, upTo: number) => {
+    const { size } = selectState.get()!;
+    return selectIndexes.all(asset, after, upTo).filter((row) => row.idx < size);
+  });
+
+  const claimKeyStatement = logWriter.prepare<[string]>('UPDATE log_state SET vkey = ? WHERE id = 1 AND vkey IS NULL');
+  const selectKey = logWriter.prepare<[], string>('SELECT vkey FROM log_state WHERE id = 1').pluck();
+  const startStatement = logWriter.prepare<[Buffer, string]>(
+    'UPDATE log_state SET root = ?, checkpoint = ? WHERE id = 1 AND checkpoint IS NULL AND size = 0',
+  );
+  const leadStatement = logWriter.prepare<[string, number, string, number]>(
+    'UPDATE log_state SET holder = ?, lease_until = ? WHERE id = 1 AND (holder = ? OR holder IS NULL OR lease_until < ?)',
+  );
+  const insertEntry = logWriter.prepare<[number, Buffer]>(
+    'INSERT OR REPLACE INTO log_entries (idx, entry) VALUES (?, ?)',
+  );
+  const upsertTile = logWriter.prepare<[number, number, Buffer]>(
+    'INSERT OR REPLACE INTO log_tiles (level, idx, hashes) VALUES (?, ?, ?)',
+  );
+  const publish = logWriter.prepare<[number, Buffer, string, number]>(
+    'UPDATE log_state SET size = ?, root = ?, checkpoint = ? WHERE id = 1 AND size = ?',
+  );
+
+  const inLogTransaction = <A extends unknown[], R>(body: (...args: A) => R, synced = false) => {
+    const transaction = logWriter.transaction(body);
+    return (...args: A): Promise<R> =>
+      withWriteLock(() => {
+        if (!synced) return transaction.immediate(...args);
+        logWriter.pragma('synchronous = FULL');
+        try {
+          return transaction.immediate(...args);
+        } finally {
+          logWriter.pragma('synchronous = NORMAL');
+        }
+      });
+  };
+  const selectLease = db.prepare<[], { holder: string | null; lease_until: number | null }>(
+    'SELECT holder, lease_until FROM log_state WHERE id = 1',
+  );
+  const claimKey = inLogTransaction((vkey: string): string => {
+    claimKeyStatement.run(vkey);
+    return selectKey.get()!;
+  });
+  const start = inLogTransaction(
+    (root: Buffer, checkpoint: string) => startStatement.run(root, checkpoint).changes === 1,
+    true,
+  );
+  const lead = inLogTransaction((holder: string, until: number, now: number) => {
+    return leadStatement.run(holder, until, holder, now).changes === 1;
+  });
+
+  async function batchOf(size: number, leaves: LeafRow[]): Promise<LogBatch> {
+    const computed = await logEntries(
+      leaves
+        .filter((leaf) => leaf.entry === null)
+        .map((leaf) => {
+          if (leaf.date === null || leaf.author === null || leaf.changes === null)
+            throw new Error(
+              `log index ${leaf.idx} names revision ${leaf.rev} of ${leaf.asset_id}, which is not stored`,
+            );
+          const changes = JSON.parse(leaf.changes) as Revision['changes'];
+          return { asset: leaf.asset_id, revision: { rev: leaf.rev, date: leaf.date, author: leaf.author, changes } };
+        }),
+    );
+    const entries = leaves.map((leaf) => leaf.entry ?? computed.shift()!);
+    const append = inLogTransaction((tiles: Parameters<LogBatch['append']>[0], root: Buffer, checkpoint: string) => {
+      if (publish.run(size + entries.length, root, checkpoint, size).changes !== 1) return false;
+      // An entry its leaf row holds is served from there: not written twice.
+      for (const [i, leaf] of leaves.entries()) if (leaf.entry === null) insertEntry.run(size + i, entries[i]!);
+      for (const tile of tiles) upsertTile.run(tile.level, tile.index, tile.hashes);
+      return true;
+    }, true);
+    return { size, entries, append };
+  }
+
+  return {
+    async head() {
+      const state = selectState.get()!;
+      return {
+        size: state.size,
+        ...(state.root === null ? {} : { root: state.root }),
+        ...(state.checkpoint === null ? {} : { checkpoint: state.checkpoint }),
+        ...(state.vkey === null ? {} : { vkey: state.vkey }),
+      };
+    },
+    claimKey,
+    start,
+    /** Read first: the write lock is taken only to take the lease or renew it past its half. */
+    async lead(holder, ms) {
+      const now = Date.now();
+      const lease = selectLease.get()!;
+      const until = lease.lease_until ?? 0;
+      if (lease.holder === holder && until - now > ms / 2) return true;
+      if (lease.holder !== null && lease.holder !== holder && until >= now) return false;
+      return lead(holder, now + ms, now);
+    },
+    async next(max) {
+      const { size, leaves } = readLeaves(max);
+      return leaves.length === 0 ? undefined : batchOf(size, leaves);
+    },
+    async tile(level, index) {
+      return selectTile.get(level, index);
+    },
+    async entries(from, to) {
+      return selectEntries.all(from, to);
+    },
+    async indexes(asset, after, upTo) {
+      return new Map(readIndexes(asset, after, upTo).map((row) => [row.rev, row.idx]));
+    },
+    close() {
+      logWriter.close();
+    },
+  };
+}

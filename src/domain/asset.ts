@@ -1,4 +1,3 @@
-/** How an asset document is built and changed: creation defaults, PATCH application, write stamps, test titles. */
 import { newId } from './ids.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { mergePatch } from './patch.js';
@@ -8,14 +7,10 @@ export interface NewAssetContext {
   id: string;
   owner: string;
   assetID: string;
-  /** The creation moment as served (`date` and `dateModified`). */
   now: string;
 }
 
-/**
- * A new draft asset from creation data already passed through `creatableFields`: registry-assigned fields,
- * the model defaults (see `fillDefaults`), test titles.
- */
+/** `data` already passed through `creatableFields`. */
 export function buildNewAsset(data: JsonObject, ctx: NewAssetContext): JsonObject {
   const assigned: JsonObject = {
     id: ctx.id,
@@ -25,19 +20,15 @@ export function buildNewAsset(data: JsonObject, ctx: NewAssetContext): JsonObjec
     date: ctx.now,
     dateModified: ctx.now,
   };
-  // Registry fields first for a readable document, and again last so that they win over anything in `data`.
-  // Merging into an empty document drops `null` members at every depth, as the original never stored None.
+  // Registry fields first for a readable document, and again last to win over `data`. Merging into `{}` drops
+  // `null` members at every depth: the original never stored None.
   const asset: JsonObject = { ...assigned, ...mergePatch({}, data), ...assigned };
 
   fillDefaults(asset);
   return applyTestTitles(asset);
 }
 
-/**
- * The asset after an allowed PATCH (see `decidePatch`): `changes` merged in, `status` set to `target`, the
- * move's side effects (active → pending drops `relatedLot`), the model defaults (an item the PATCH appended
- * gets its id), test titles. Dates are left to `stampWrite`.
- */
+/** After `decidePatch` allowed it; dates are left to `stampWrite`. */
 export function applyPatch(current: JsonObject, changes: JsonObject, target: Status): JsonObject {
   const merged = mergePatch(current, changes);
   merged.status = target;
@@ -49,11 +40,7 @@ export function applyPatch(current: JsonObject, changes: JsonObject, target: Sta
   return applyTestTitles(merged);
 }
 
-/**
- * The original model's defaults, applied in place to a document this module owns: `valueAddedTaxIncluded`
- * true in an object `value` without it, a fresh id for every object item without one. `null` counts as
- * missing. Values of the wrong type are left for validation to refuse.
- */
+/** The original model's defaults, in place; values of the wrong type are left for validation to refuse. */
 function fillDefaults(asset: JsonObject): void {
   const value = asset.value;
   if (isJsonObject(value) && (value.valueAddedTaxIncluded ?? null) === null) value.valueAddedTaxIncluded = true;
@@ -64,23 +51,18 @@ function fillDefaults(asset: JsonObject): void {
   }
 }
 
-/** The asset as written at `now`: `dateModified` always, `date` too when the status changed. */
 export function stampWrite(asset: JsonObject, now: string, statusChanged: boolean): JsonObject {
   return statusChanged ? { ...asset, date: now, dateModified: now } : { ...asset, dateModified: now };
 }
 
-/** The original's title markers for test-mode assets (behaviour §3.5), field → prefix. */
-export const TEST_TITLE_PREFIXES: Readonly<Partial<Record<AssetField, string>>> = {
+/** The original's title markers of test-mode assets. */
+const TEST_TITLE_PREFIXES: Readonly<Partial<Record<AssetField, string>>> = {
   title: '[ТЕСТУВАННЯ] ',
   title_en: '[TESTING] ',
   title_ru: '[ТЕСТИРОВАНИЕ] ',
 };
 
-/**
- * For a `mode: "test"` asset, every title carries its marker: a title without one is prefixed, an absent title
- * becomes the bare prefix (as the original did). A title already starting with its marker is kept, so saving
- * again never doubles it. Titles that are not strings are left for validation to refuse.
- */
+/** An absent title becomes the bare prefix, as the original did; saving again never doubles a marker. */
 export function applyTestTitles(asset: JsonObject): JsonObject {
   if (asset.mode !== 'test') return asset;
   const result: JsonObject = { ...asset };
@@ -92,7 +74,7 @@ export function applyTestTitles(asset: JsonObject): JsonObject {
   return result;
 }
 
-/** Deep equality of two documents, ignoring key order: a PATCH whose result equals the stored asset changed nothing. */
+/** Ignoring key order: a PATCH whose result equals the stored asset changed nothing. */
 export function sameContent(a: JsonObject, b: JsonObject): boolean {
   return sameValue(a, b);
 }

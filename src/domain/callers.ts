@@ -1,7 +1,4 @@
-/**
- * Who sends a request: the holder of an API key (`Principal`, from the key file's sections) and, for an asset, the
- * role that holder plays (workflow.ts `Role`: the owner is the creating broker presenting the owner token).
- */
+/** The roles of the key file's sections; for an asset, workflow.ts's `Role` adds the owner. */
 export const ROLES = ['brokers', 'concierge', 'admins'] as const;
 export type ApiRole = (typeof ROLES)[number];
 

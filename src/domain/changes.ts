@@ -1,23 +1,19 @@
-/**
- * The change stream's request and wire format (decisions.md §11): where a stream starts, which entries it
- * carries, and the Server-Sent Events text of each event. The entries are the listing's (listing.ts): the stream
- * is the feed, pushed.
- */
+/** The change stream's request and events (docs/decisions/0034-change-stream-is-the-feed-pushed.md). */
 import type { ListedRow, ListMode } from './listing.js';
 import { fieldsToRead, lastValue, listedItemText, readFields, readMode, readPosition } from './listing.js';
+import { toJson } from './serialize.js';
 
 export interface ChangeStreamParams {
-  /** Events start strictly after this `modified` (µs); absent: from the start of the feed. */
+  /** Strictly after this `modified`; absent: from the feed's start. */
   after?: number;
+  /** Where `after` was read from. */
+  afterFrom?: 'Last-Event-ID' | 'offset';
   mode: ListMode;
-  /** The fields of `opt_fields` each event carries, as the listing reads them (`fieldsToRead`). */
+  /** As `fieldsToRead` gives them. */
   fields: string[];
 }
 
-/**
- * The stream's request: `Last-Event-ID` (the header a browser resends on reconnect) wins over the `offset` query;
- * both are `dateModified` values. An empty header counts as absent. Throws ApiError 400 for an unreadable one.
- */
+/** `Last-Event-ID`, which a browser resends on reconnect, wins over `offset`; an empty one counts as absent. */
 export function parseChangeStreamRequest(
   query: Record<string, unknown>,
   lastEventId: string | undefined,
@@ -27,19 +23,57 @@ export function parseChangeStreamRequest(
   const offset = lastValue(query.offset);
   if (lastEventId !== undefined && lastEventId !== '') {
     params.after = readPosition(lastEventId, timeZone, 'header', 'Last-Event-ID');
+    params.afterFrom = 'Last-Event-ID';
   } else if (offset !== '') {
     params.after = readPosition(offset, timeZone, 'querystring', 'offset');
+    params.afterFrom = 'offset';
   }
   return params;
 }
 
-/** The first bytes of every stream: clients reconnect one second after losing it (the default is browser-specific). */
+/** Clients reconnect after a second; the default is browser-specific. */
 export const STREAM_OPENING = 'retry: 1000\n\n';
 
-/** A comment line: it carries nothing, but keeps proxies from closing an idle stream. */
+/** Keeps proxies from closing an idle stream. */
 export const KEEP_ALIVE = ': keep-alive\n\n';
 
-/** One event: its id is the entry's `dateModified`, its data the listing entry as one line of JSON. */
+/**
+ * A feed row whose large field values are bytes shared by every stream that sends them
+ * (docs/decisions/0061-one-copy-of-an-event.md); small ones stay text.
+ */
+export interface EventRow {
+  id: string;
+  modified: number;
+  dateModified: string;
+  /** As `ListedRow.fields`: one per field read, in its order. */
+  values?: (string | Buffer | undefined)[];
+}
+
+/**
+ * `eventText` of `row` as the pieces to write: text around the shared values, which are written as they are. Their
+ * bytes are those of `eventText` with the values' text.
+ */
+export function eventChunks(row: EventRow, fields: readonly string[]): (string | Buffer)[] {
+  const chunks: (string | Buffer)[] = [];
+  let text = `id: ${row.dateModified}\ndata: {"id":${toJson(row.id)},"dateModified":${toJson(row.dateModified)}`;
+  const values = row.values;
+  if (values !== undefined) {
+    for (let i = 0; i < fields.length; i++) {
+      const value = values[i];
+      if (value === undefined) continue;
+      text += `,"${fields[i]}":`;
+      if (typeof value === 'string') {
+        text += value;
+      } else {
+        chunks.push(text, value);
+        text = '';
+      }
+    }
+  }
+  chunks.push(`${text}}\n\n`);
+  return chunks;
+}
+
 export function eventText(row: ListedRow, fields: string[]): string {
   // JSON escapes every line break inside strings, so the data is one line.
   return `id: ${row.dateModified}\ndata: ${listedItemText(row, fields)}\n\n`;

@@ -1,22 +1,15 @@
 /**
- * Time as the registry writes and reads it: a microsecond clock, dates rendered in a configured IANA zone
- * (`2026-11-22T12:30:17.615196+02:00`) and ISO 8601 parsing for listing offsets and date fields.
- * Pure: the platform's tz database (Intl) is the only source of zone rules.
+ * A microsecond clock, dates in one IANA zone and ISO 8601 parsing (docs/decisions/0010-dates-in-microseconds.md).
+ * The platform's tz database (Intl) is the only source of zone rules.
  */
 
 const MICROS_PER_SECOND = 1_000_000;
 const SECONDS_PER_DAY = 86_400;
 
-/*
- * performance.now() is monotonic and sub-millisecond, but the monotonic clock drifts from the wall clock
- * (NTP slews it, a suspended machine stops it). The anchor ties the two together and is moved whenever the
- * estimate strays from Date.now() by more than its millisecond resolution, so the result stays wall-clock
- * time with microsecond digits. A clock stepping backwards is harmless: the stores never stamp a write
- * earlier than one already stored.
- */
+// performance.now() has the microseconds but drifts from the wall clock: the anchor moves when they part by more
+// than a millisecond. Going backwards is harmless: stores never stamp a write earlier than one stored.
 let clockAnchorMs = performance.timeOrigin;
 
-/** Wall clock in whole microseconds since the epoch. */
 export function nowMicros(): number {
   const monotonicMs = performance.now();
   const wallMs = Date.now();
@@ -29,9 +22,8 @@ export function nowMicros(): number {
   return Math.floor(estimateMs * 1000);
 }
 
-// ---- calendar arithmetic (proleptic Gregorian, no Date objects: years below 100 stay themselves) ----
+// Calendar arithmetic without Date objects, so years below 100 stay themselves (H. Hinnant's algorithms).
 
-/** Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). */
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
@@ -41,7 +33,6 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146_097 + dayOfEra - 719_468;
 }
 
-/** The civil date of a day count since 1970-01-01, as `YYYY-MM-DD` (civil_from_days). */
 function civilFromDays(days: number): string {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
@@ -66,19 +57,14 @@ function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
 
-// ---- zone offsets ----
-
 interface ZoneState {
   formatter: Intl.DateTimeFormat;
-  /** Offsets are looked up per slot of this many seconds; the last slot is remembered (the clock's case). */
+  /** The last slot looked up: the clock asks for the same one over and over. */
   cachedSlot: number;
   cachedOffset: number;
 }
 
-/*
- * No tz database has two transitions within 15 minutes, so an offset equal at both ends of a slot holds
- * across the whole slot. Formatting `now` over and over then costs one Intl call per slot instead of per call.
- */
+/** No tz database has two transitions within 15 minutes: an offset equal at both ends of a slot holds across it. */
 const SLOT_SECONDS = 900;
 const zones = new Map<string, ZoneState>();
 
@@ -105,7 +91,6 @@ function zoneState(timeZone: string): ZoneState {
   return state;
 }
 
-/** UTC offset in seconds of the zone at an instant given in whole seconds, straight from Intl. */
 function computeOffset(formatter: Intl.DateTimeFormat, epochSeconds: number): number {
   let year = 0;
   let month = 0;
@@ -116,14 +101,29 @@ function computeOffset(formatter: Intl.DateTimeFormat, epochSeconds: number): nu
   let beforeChrist = false;
   for (const part of formatter.formatToParts(epochSeconds * 1000)) {
     switch (part.type) {
-      case 'year': year = Number(part.value); break;
-      case 'month': month = Number(part.value); break;
-      case 'day': day = Number(part.value); break;
-      case 'hour': hour = Number(part.value); break;
-      case 'minute': minute = Number(part.value); break;
-      case 'second': second = Number(part.value); break;
-      case 'era': beforeChrist = part.value === 'BC'; break;
-      default: break;
+      case 'year':
+        year = Number(part.value);
+        break;
+      case 'month':
+        month = Number(part.value);
+        break;
+      case 'day':
+        day = Number(part.value);
+        break;
+      case 'hour':
+        hour = Number(part.value);
+        break;
+      case 'minute':
+        minute = Number(part.value);
+        break;
+      case 'second':
+        second = Number(part.value);
+        break;
+      case 'era':
+        beforeChrist = part.value === 'BC';
+        break;
+      default:
+        break;
     }
   }
   if (beforeChrist) year = 1 - year;
@@ -131,14 +131,12 @@ function computeOffset(formatter: Intl.DateTimeFormat, epochSeconds: number): nu
   return localSeconds - epochSeconds;
 }
 
-/** UTC offset in seconds of `timeZone` at the instant `epochSeconds` (whole seconds since the epoch). */
 function offsetAt(state: ZoneState, epochSeconds: number): number {
   const slot = Math.floor(epochSeconds / SLOT_SECONDS);
   if (slot === state.cachedSlot) return state.cachedOffset;
   const start = slot * SLOT_SECONDS;
   const offset = computeOffset(state.formatter, start);
   if (computeOffset(state.formatter, start + SLOT_SECONDS - 1) !== offset) {
-    // A transition inside this slot: answer exactly and keep the cache for ordinary slots.
     return computeOffset(state.formatter, epochSeconds);
   }
   state.cachedSlot = slot;
@@ -156,9 +154,7 @@ function formatOffset(offsetSeconds: number): string {
   return `${sign}${pad(hours, 2)}:${pad(minutes, 2)}${seconds === 0 ? '' : `:${pad(seconds, 2)}`}`;
 }
 
-// ---- rendering ----
-
-/** The instant in `timeZone`: `2026-11-22T12:30:17.615196+02:00` (six fraction digits, numeric offset). */
+/** `2026-11-22T12:30:17.615196+02:00` */
 export function formatDate(micros: number, timeZone: string): string {
   const epochSeconds = Math.floor(micros / MICROS_PER_SECOND);
   const fraction = micros - epochSeconds * MICROS_PER_SECOND;
@@ -175,27 +171,18 @@ export function formatDate(micros: number, timeZone: string): string {
   );
 }
 
-/** The calendar day of the instant in `timeZone`, `YYYY-MM-DD`. */
+/** `YYYY-MM-DD` in `timeZone`. */
 export function dayOf(micros: number, timeZone: string): string {
   const epochSeconds = Math.floor(micros / MICROS_PER_SECOND);
   const localSeconds = epochSeconds + offsetAt(zoneState(timeZone), epochSeconds);
   return civilFromDays(Math.floor(localSeconds / SECONDS_PER_DAY));
 }
 
-// ---- parsing ----
-
-/*
- * ISO 8601 extended format: a date, optionally `T` (or a space) and a time with optional seconds and fraction,
- * then an optional offset. The offset sign may be a space: a `+` in a query string decodes to a space.
- */
+/** The offset sign may be a space: a `+` in a query string decodes to one. */
 const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/;
 
-/**
- * Microseconds since the epoch of an ISO 8601 date or date-time, `undefined` when the text is not one
- * (impossible dates included). Without an offset the time is local to `timeZone`; a date alone is its
- * local midnight. Fraction digits beyond microseconds are truncated.
- */
+/** `undefined` for no ISO 8601 date (or date-time); without an offset, local to `timeZone`. */
 export function parseDateToMicros(text: string, timeZone: string): number | undefined {
   const match = ISO_DATE_TIME.exec(text.trim());
   if (match === null) return undefined;
@@ -225,12 +212,7 @@ export function parseDateToMicros(text: string, timeZone: string): number | unde
   return (wallSeconds - offset) * MICROS_PER_SECOND + fraction;
 }
 
-/**
- * The offset that makes a wall-clock time in the zone an instant. Around a transition the wall time may
- * occur twice (clocks back) or never (clocks forward); like the original (pytz `localize`, is_dst=False)
- * both take the smaller, standard-time offset: `03:30` on a fall-back night is the second `03:30`, and a
- * `03:30` skipped in spring is read with the offset in force before the jump.
- */
+/** A wall time occurring twice or never takes the standard-time offset, as pytz `localize` (is_dst=False). */
 function localOffset(state: ZoneState, wallSeconds: number): number {
   const before = offsetAt(state, wallSeconds - SECONDS_PER_DAY);
   const after = offsetAt(state, wallSeconds + SECONDS_PER_DAY);

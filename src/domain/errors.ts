@@ -1,10 +1,7 @@
-/** The error envelope of every failed request: `{ status: "error", errors: [{ location, name, description }] }`. */
-import type { components } from '../generated/openapi.js';
+/** The error envelope of every failed request (docs/decisions/0013-one-error-envelope.md). */
+import type { components } from '../contract/generated/openapi.js';
 
-/**
- * What is wrong, in the shapes the document's `ErrorDescription` describes in words (it declares no type: a union
- * of a string, lists and a recursive object is what generators misread).
- */
+/** The document declares no type for it: generators misread a recursive union. */
 export type ErrorDescription = string | (string | string[] | ErrorFieldDescriptions)[] | ErrorFieldDescriptions;
 export interface ErrorFieldDescriptions {
   [field: string]: ErrorDescription;
@@ -26,7 +23,12 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 
-  static one(statusCode: number, location: ErrorLocation, name: string, description: ErrorEntry['description']): ApiError {
+  static one(
+    statusCode: number,
+    location: ErrorLocation,
+    name: string,
+    description: ErrorEntry['description'],
+  ): ApiError {
     return new ApiError(statusCode, [{ location, name, description }]);
   }
 }
@@ -35,21 +37,23 @@ export function envelope(errors: ErrorEntry[]): ErrorEnvelope {
   return { status: 'error', errors };
 }
 
-/** The refusals several operations share, worded as the original's. */
+/** Worded as the original's. */
 export const refusals = {
-  /** A body that is not a JSON object with an object `data` (spec: one top-level object named data). */
+  /** A body that is not a JSON object with an object `data`. */
   notDecodable: (): ApiError => ApiError.one(422, 'body', 'data', 'No JSON object could be decoded'),
-  /** A write without a known key (also when an operation needs the key's holder). */
   unauthorized: (): ApiError =>
     new ApiError(
       401,
-      [{ location: 'header', name: 'Authorization', description: 'A known API key is required (Basic auth user name)' }],
+      [
+        {
+          location: 'header',
+          name: 'Authorization',
+          description: 'A known API key is required (Basic auth user name)',
+        },
+      ],
       { 'www-authenticate': 'Basic realm="registry"' },
     ),
-  /** A key whose role may not call the operation at all. */
   forbidden: (): ApiError => ApiError.one(403, 'url', 'permission', 'Forbidden'),
-  /** An unknown id in the URL. */
   notFound: (name: string): ApiError => ApiError.one(404, 'url', name, 'Not Found'),
-  /** Field validation failed: one entry per top-level field. */
   invalid: (errors: ErrorEntry[]): ApiError => new ApiError(422, errors),
 };

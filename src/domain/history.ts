@@ -1,53 +1,45 @@
 /**
- * The history of an asset (decisions.md §12) as pure rules: a revision is who changed the served asset, when, and
- * how, as an RFC 6902 JSON Patch from the asset as served before to the asset as served after (from `{}` for
- * revision 1). Diffing and applying are fast-json-patch's; this module only checks that a diff keeps to what the
- * history promises (`add`, `remove`, `replace`, never the whole document), folds revisions back into assets, and
- * reads the query of a history page.
+ * Revisions as JSON Patches of the served asset (docs/decisions/0036-revisions-are-json-patches.md). Diffing and
+ * applying are fast-json-patch's; this module checks a diff keeps to `add`, `remove`, `replace` below the root.
  */
 import fastJsonPatch from 'fast-json-patch';
 import { ApiError } from './errors.js';
 import type { JsonObject, JsonValue } from './json.js';
 import { lastValue } from './listing.js';
+import { toJson } from './serialize.js';
 
 const { applyPatch, compare, deepClone, escapePathComponent } = fastJsonPatch;
 
-/** One operation of a revision's `changes`: a JSON Patch operation the history uses (no `move`, `copy`, `test`). */
 export type ChangeOperation =
   | { op: 'add'; path: string; value: JsonValue }
   | { op: 'replace'; path: string; value: JsonValue }
   | { op: 'remove'; path: string };
 
-/** One revision of an asset as kept and served. */
 export interface Revision {
-  /** 1, 2, 3 … per asset, without gaps, in the order of the writes. */
+  /** 1, 2, 3 … per asset, without gaps. */
   rev: number;
-  /** The `dateModified` the write gave the asset, as served. */
+  /** The `dateModified` the write gave the asset. */
   date: string;
   /** The name of the API key that made the write. */
   author: string;
-  /** Turns the asset as served before the write into the asset as served after it. */
   changes: ChangeOperation[];
 }
 
-/**
- * The operations turning `before` into `after`, touching only members whose value changed. Throws if the
- * library ever answered with an operation the history does not promise (a defect, never a client's doing).
- */
+/** Throws if the library ever answered an operation the history does not promise: a defect, never a client's. */
 export function changesBetween(before: JsonObject, after: JsonObject): ChangeOperation[] {
   if (Object.keys(before).length === 0) return addedMembers(after);
   const operations = compare(before, after);
   for (const operation of operations) {
     const allowed = operation.op === 'add' || operation.op === 'remove' || operation.op === 'replace';
-    if (!allowed || operation.path === '') throw new Error(`a diff gave an operation the history does not keep: ${JSON.stringify(operation)}`);
+    if (!allowed || operation.path === '')
+      throw new Error(`a diff gave an operation the history does not keep: ${JSON.stringify(operation)}`);
   }
   return operations as ChangeOperation[];
 }
 
 /**
- * From `{}`: one `add` per member, in the asset's order, as the library's diff gives them. Written directly, with
- * the values shared rather than copied (a revision is written, never changed): a creation's revision is its whole
- * asset, and copying it cost as much as writing it.
+ * What the library's diff from `{}` gives, without copying the values: a revision is written, never changed, and a
+ * creation's revision is its whole asset.
  */
 function addedMembers(after: JsonObject): ChangeOperation[] {
   const operations: ChangeOperation[] = [];
@@ -57,27 +49,66 @@ function addedMembers(after: JsonObject): ChangeOperation[] {
   return operations;
 }
 
-/** The revision a write adds after `revisions` earlier ones, turning `before` into `after` (served as dated). */
 export function nextRevision(revisions: number, before: JsonObject, after: JsonObject, author: string): Revision {
   return { rev: revisions + 1, date: servedDate(after), author, changes: changesBetween(before, after) };
 }
 
-/**
- * Revision 1: the asset as it stands, from `{}`. For a creation its author is the creator; for an asset from before
- * history (or a seeded one) its owner, which `author` defaults to.
- */
+/** `author` defaults to the owner, for assets from before history (or seeded ones). */
 export function firstRevision(asset: JsonObject, author: string = ownerOf(asset)): Revision {
   return nextRevision(0, {}, asset, author);
 }
 
-/** The asset as served after the last of `revisions` (revisions 1 … n in order), applied to `{}`. */
-export function assetAfter(revisions: readonly Revision[]): JsonObject {
-  let asset: JsonObject = {};
+/** `from` (the asset after the revision before the first of `revisions`) is changed in place. */
+export function assetAfter(revisions: readonly Revision[], from: JsonObject = {}): JsonObject {
+  let asset = from;
   for (const revision of revisions) {
     // The library shares values of `add` operations with the document: cloned so the revisions stay as read.
     asset = applyPatch(asset, deepClone(revision.changes), true, true).newDocument;
   }
   return asset;
+}
+
+/**
+ * `asset` changed in place by revisions read for this alone: their values become the asset's, not copied, and
+ * they are not checked again (the store's own, checked when written; the result is checked as a served asset).
+ */
+export function applyRevisions(asset: JsonObject, revisions: readonly Revision[]): JsonObject {
+  let applied = asset;
+  for (const revision of revisions) applied = applyPatch(applied, revision.changes, false, true).newDocument;
+  return applied;
+}
+
+/**
+ * A store keeps the asset whole after every revision numbered a multiple of this, so that reading one revision
+ * applies at most this many revisions' changes (docs/decisions/0056-a-revision-read-from-the-nearest-snapshot.md).
+ */
+export const SNAPSHOT_EVERY = 100;
+
+export function keepsSnapshot(rev: number): boolean {
+  return rev % SNAPSHOT_EVERY === 0;
+}
+
+/** The asset as served right after revision `rev`, kept whole. */
+export interface Snapshot {
+  rev: number;
+  asset: JsonObject;
+}
+
+/** The snapshots of a history handed over whole (a seed, an import): its fold at every `keepsSnapshot` rev. */
+export function snapshotsOf(history: readonly Revision[]): { rev: number; text: string }[] {
+  const snapshots: { rev: number; text: string }[] = [];
+  if (history.length < SNAPSHOT_EVERY) return snapshots;
+  let asset: JsonObject = {};
+  for (const revision of history) {
+    asset = assetAfter([revision], asset);
+    if (keepsSnapshot(revision.rev)) snapshots.push({ rev: revision.rev, text: toJson(asset) });
+  }
+  return snapshots;
+}
+
+/** What a store counts of a revision against a page's bound: its changes as JSON text, in UTF-8 bytes. */
+export function changesBytes(changesText: string): number {
+  return Buffer.byteLength(changesText);
 }
 
 function servedDate(asset: JsonObject): string {
@@ -92,25 +123,25 @@ function ownerOf(asset: JsonObject): string {
   return owner;
 }
 
-export const DEFAULT_REVISIONS_PAGE = 100;
+const DEFAULT_REVISIONS_PAGE = 100;
 export const MAX_REVISIONS_PAGE = 1000;
 
-/** Which page of a history was asked for: the revisions after `after`, at most `limit` of them. */
 export interface RevisionsQuery {
   after: number;
   limit: number;
 }
 
-/**
- * Reads `offset` (a `rev`, the page starts after it; 0 by default; at most 2^53 − 1) and `limit` (1 … , above 1000 served as 1000;
- * 100 by default) of a history page. Throws ApiError 400 (`querystring`) naming the parameter that is not a
- * whole number in range.
- */
+/** Throws ApiError 400 naming the parameter that is not a whole number in range. */
 export function parseRevisionsQuery(query: Record<string, unknown>): RevisionsQuery {
   const offset = lastValue(query.offset);
   const limit = lastValue(query.limit);
   if (offset !== '' && (!WHOLE_NUMBER.test(offset) || Number(offset) > Number.MAX_SAFE_INTEGER)) {
-    throw ApiError.one(400, 'querystring', 'offset', 'Invalid offset: expected a whole number from 0 to 2^53 - 1 (a rev)');
+    throw ApiError.one(
+      400,
+      'querystring',
+      'offset',
+      'Invalid offset: expected a whole number from 0 to 2^53 - 1 (a rev)',
+    );
   }
   if (limit !== '' && (!WHOLE_NUMBER.test(limit) || Number(limit) < 1)) {
     throw ApiError.one(400, 'querystring', 'limit', 'Invalid limit: expected a whole number of at least 1');
@@ -123,10 +154,7 @@ export function parseRevisionsQuery(query: Record<string, unknown>): RevisionsQu
 
 const WHOLE_NUMBER = /^[0-9]+$/;
 
-/**
- * One page of a history: the revisions read, and `next_page` after the last of them (at the same offset when the
- * page is empty, so the client polls there), its query carrying `limit`.
- */
+/** An empty page's `next_page` stays at its offset, so the client polls there. */
 export function revisionsPage(
   query: RevisionsQuery,
   revisions: Revision[],

@@ -1,32 +1,39 @@
 /**
- * The original registry's stored documents (CouchDB) and what the import makes of them (decisions.md §14), as pure
- * rules: which documents are assets or transfers, the fields never served, the token digests, the `assetID` day
- * counter, and the history rebuilt from the original's reverse patches into §12's revisions.
+ * The original's CouchDB documents and what the import makes of them: the rows it takes
+ * (docs/decisions/0039-import-resumable-into-an-empty-store.md), what an asset keeps
+ * (docs/decisions/0040-what-the-import-keeps.md), its history (docs/decisions/0041-import-rebuilds-histories.md).
  */
-import fastJsonPatch, { type Operation } from 'fast-json-patch';
-import schemas from '../generated/schemas.json' with { type: 'json' };
+import type { Operation } from 'fast-json-patch';
+import schemas from '../contract/generated/schemas.json' with { type: 'json' };
 import { withAddedDocument, withNewVersion, findLatest, type DocumentSet } from './documents.js';
-import { changesBetween, firstRevision, type Revision } from './history.js';
+import { applyBounded, jsonSize, MAX_OPERATIONS, VersionTooLarge } from './bounded-patch.js';
+import { changesBetween, firstRevision, type ChangeOperation, type Revision } from './history.js';
 import { originalTokenDigest, SHA512_DIGEST } from './ids.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
-import { withoutUnservedMembers } from './validation.js';
-
-const { applyPatch, deepClone } = fastJsonPatch;
+import { withoutUnservedMembers } from './served-members.js';
 
 /** Fields the original kept in an asset or a transfer and never served (behaviour §3.1). */
-export const HIDDEN_FIELDS: readonly string[] = ['_id', '_rev', 'doc_type', 'revisions', 'owner_token', 'transfer_token', '_attachments'];
+const HIDDEN_FIELDS: readonly string[] = [
+  '_id',
+  '_rev',
+  'doc_type',
+  'revisions',
+  'owner_token',
+  'transfer_token',
+  '_attachments',
+];
 
-/** Why a document of the original's database is skipped: counted, not reported, no reason to exit 1. */
-export type Skipped = 'design document' | 'deleted document' | 'no doc_type' | 'other doc_type' | 'other assetType';
+/** Counted, not reported: no reason to exit 1. */
+type Skipped = 'design document' | 'deleted document' | 'no doc_type' | 'other doc_type' | 'other assetType';
 
 export type Classified =
   | { kind: 'asset'; doc: JsonObject }
   | { kind: 'transfer'; doc: JsonObject }
   | { kind: 'skipped'; reason: Skipped }
-  /** Not an asset the registry could serve: reported and left out. */
+  /** Reported and left out. */
   | { kind: 'refused'; reason: string };
 
-/** One row of CouchDB's `_changes` with `include_docs=true`. */
+/** One row of `_changes` with `include_docs=true`. */
 export interface ChangeRow {
   id: string;
   deleted?: boolean;
@@ -35,7 +42,6 @@ export interface ChangeRow {
 
 const ASSET_SCHEMA = schemas.$defs.Asset as { required: string[]; properties: Record<string, unknown> };
 
-/** The JSON type a component schema names, following `$ref`s; `undefined` when it names none. */
 function jsonTypeOf(schema: unknown): string | undefined {
   for (let current = schema; isJsonObject(current as JsonValue); ) {
     const node = current as Record<string, unknown>;
@@ -46,7 +52,6 @@ function jsonTypeOf(schema: unknown): string | undefined {
   return undefined;
 }
 
-/** Every served asset's fields (the `required` list of the document's asset schema) and their JSON types. */
 const REQUIRED_TYPES: readonly [field: string, type: string | undefined][] = ASSET_SCHEMA.required.map((field) => [
   field,
   jsonTypeOf(ASSET_SCHEMA.properties[field]),
@@ -54,22 +59,24 @@ const REQUIRED_TYPES: readonly [field: string, type: string | undefined][] = ASS
 
 function hasJsonType(value: JsonValue, type: string | undefined): boolean {
   switch (type) {
-    case undefined: return true;
-    case 'object': return isJsonObject(value);
-    case 'array': return Array.isArray(value);
-    case 'integer': return Number.isInteger(value);
-    case 'number': return typeof value === 'number';
-    case 'null': return value === null;
-    default: return typeof value === type;
+    case undefined:
+      return true;
+    case 'object':
+      return isJsonObject(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'null':
+      return value === null;
+    default:
+      return typeof value === type;
   }
 }
 
-/**
- * What the import does with one row of `_changes`: design and deleted documents, documents without `doc_type` (the
- * original's `assetID` counter) or of another type, and assets of another `assetType` are skipped; a document
- * that is no asset (not an object, no `_id`, a field every served asset has missing or of the wrong type) is
- * refused; the rest are assets and transfers.
- */
+/** A document without `doc_type` is the original's `assetID` counter: skipped, as are other types. */
 export function classify(row: ChangeRow): Classified {
   if (row.id.startsWith('_design/')) return { kind: 'skipped', reason: 'design document' };
   if (row.deleted === true) return { kind: 'skipped', reason: 'deleted document' };
@@ -78,7 +85,8 @@ export function classify(row: ChangeRow): Classified {
   const object = doc as JsonObject;
   if (typeof object._id !== 'string' || object._id === '') return { kind: 'refused', reason: 'no _id' };
   if (object.doc_type === undefined) return { kind: 'skipped', reason: 'no doc_type' };
-  if (object.doc_type === 'Transfer') return transferProblem(object) ?? { kind: 'transfer', doc: object };
+  if (object.doc_type === 'Transfer')
+    return transferProblem(object) ?? idProblem(object) ?? { kind: 'transfer', doc: object };
   if (object.doc_type !== 'Asset') return { kind: 'skipped', reason: 'other doc_type' };
   if (object.assetType !== 'claimRights') return { kind: 'skipped', reason: 'other assetType' };
   const served = servedForm(object);
@@ -87,10 +95,18 @@ export function classify(row: ChangeRow): Classified {
     if (value === undefined || value === null) return { kind: 'refused', reason: `${field} is missing` };
     if (!hasJsonType(value, type)) return { kind: 'refused', reason: `${field} is not of type ${type}` };
   }
-  return { kind: 'asset', doc: object };
+  return idProblem(object) ?? { kind: 'asset', doc: object };
 }
 
-/** A transfer needs its owner, date and both digests to be of any use. */
+/** The ids the registry issues (docs/decisions/0063-import-reads-hostile-input-safely.md): served, PATCHed, printed. */
+const ISSUED_ID = /^[0-9a-f]{32}$/;
+
+function idProblem(doc: JsonObject): { kind: 'refused'; reason: string } | undefined {
+  return ISSUED_ID.test(String(doc._id))
+    ? undefined
+    : { kind: 'refused', reason: '_id is not 32 lowercase hexadecimal characters' };
+}
+
 function transferProblem(doc: JsonObject): { kind: 'refused'; reason: string } | undefined {
   for (const field of ['owner', 'date'] as const) {
     if (typeof doc[field] !== 'string') return { kind: 'refused', reason: `transfer ${field} is missing` };
@@ -104,21 +120,16 @@ function transferProblem(doc: JsonObject): { kind: 'refused'; reason: string } |
   return undefined;
 }
 
-/** The document with `id` for `_id` (first, as the registry serves it) and without `dateModified`. */
+/** `id` first, as the registry serves it. */
 function withIdForUnderscoreId(doc: JsonObject): JsonObject {
   const { _id, dateModified: _dateModified, id: _id2, ...rest } = doc;
   return { id: _id ?? null, ...rest };
 }
 
-/**
- * A version as served: no hidden field, no member the registry does not serve (§14 keeps every served field, and
- * the published schemas describe all that is stored), `documents` as the latest version of each document.
- */
 function servedVersion(version: JsonObject, dateModified: JsonValue | undefined): JsonObject {
   return withoutUnservedMembers('Asset', storedVersion(version, dateModified)).value;
 }
 
-/** A version as the original stored it, without its hidden fields: `documents` as the latest of each. */
 function storedVersion(version: JsonObject, dateModified: JsonValue | undefined): JsonObject {
   const served: JsonObject = {};
   for (const [key, value] of Object.entries(version)) if (!HIDDEN_FIELDS.includes(key)) served[key] = value;
@@ -131,44 +142,50 @@ function storedVersion(version: JsonObject, dateModified: JsonValue | undefined)
   return served;
 }
 
-/** The original's flat `documents` list (a PUT appended a version with the same `id`) as the registry keeps it. */
+/** In the original's flat list a PUT appended a version with the same `id`. */
 export function documentSet(documents: JsonValue | undefined): DocumentSet {
   let set: DocumentSet = { latest: [], history: [] };
   if (!Array.isArray(documents)) return set;
   for (const document of documents) {
     if (!isJsonObject(document)) continue;
-    set = findLatest(set, String(document.id)) === undefined ? withAddedDocument(set, document) : withNewVersion(set, document);
+    set =
+      findLatest(set, String(document.id)) === undefined
+        ? withAddedDocument(set, document)
+        : withNewVersion(set, document);
   }
   return set;
 }
 
-/** The asset as the registry serves it after the import: the stored document without its hidden fields. */
 export function servedForm(doc: JsonObject): JsonObject {
   return servedVersion({ ...withIdForUnderscoreId(doc) }, doc.dateModified);
 }
 
-/** An original asset as the import keeps it (§14): served, its documents' earlier versions, and what was left out. */
 export interface KeptAsset {
   asset: JsonObject;
   documentHistory: JsonObject[];
-  /**
-   * What the registry does not serve and the import leaves out (the original's `schema_properties`,
-   * `sandboxParameters`), as JSON Pointers: of the asset, and of its documents' earlier versions
-   * (`/documents/{id}/…`).
-   */
+  /** JSON Pointers of what was left out; in earlier document versions `/documents/{id}/…`. */
   unserved: string[];
 }
 
 export function keptAsset(doc: JsonObject): KeptAsset {
-  const { value: asset, dropped } = withoutUnservedMembers('Asset', storedVersion({ ...withIdForUnderscoreId(doc) }, doc.dateModified));
-  const earlier = documentSet(doc.documents).history.map((version) => ({ id: String(version.id), ...withoutUnservedMembers('Document', version) }));
-  const unserved = [...dropped, ...earlier.flatMap(({ id, dropped: gone }) => gone.map((pointer) => `/documents/${id}${pointer}`))];
+  const { value: asset, dropped } = withoutUnservedMembers(
+    'Asset',
+    storedVersion({ ...withIdForUnderscoreId(doc) }, doc.dateModified),
+  );
+  const earlier = documentSet(doc.documents).history.map((version) => ({
+    id: String(version.id),
+    ...withoutUnservedMembers('Document', version),
+  }));
+  const unserved = [
+    ...dropped,
+    ...earlier.flatMap(({ id, dropped: gone }) => gone.map((pointer) => `/documents/${id}${pointer}`)),
+  ];
   return { asset, documentHistory: earlier.map(({ value }) => value), unserved: [...new Set(unserved)] };
 }
 
 export interface ImportedHistory {
   revisions: Revision[];
-  /** Why the original's revisions did not rebuild (the history is then one revision holding the asset). */
+  /** Why the original's revisions did not rebuild; the history is then one revision holding the asset. */
   fallback?: string;
 }
 
@@ -180,9 +197,11 @@ interface OriginalRevision {
 
 const PATCH_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
-/** An RFC 6902 operation by its shape (`op` and `path`); whether it applies is the rebuild's to find out. */
+/** By its shape only: whether it applies is the rebuild's to find out. */
 function isOperation(value: JsonValue): value is JsonObject & Operation {
-  return isJsonObject(value) && typeof value.op === 'string' && PATCH_OPS.has(value.op) && typeof value.path === 'string';
+  return (
+    isJsonObject(value) && typeof value.op === 'string' && PATCH_OPS.has(value.op) && typeof value.path === 'string'
+  );
 }
 
 function originalRevisions(value: JsonValue | undefined): OriginalRevision[] | string {
@@ -194,6 +213,9 @@ function originalRevisions(value: JsonValue | undefined): OriginalRevision[] | s
       return `revision ${index + 1} has no date or changes`;
     }
     const changes = revision.changes;
+    if (changes.length > MAX_OPERATIONS) {
+      return `revision ${index + 1} has ${changes.length} operations, more than ${MAX_OPERATIONS}`;
+    }
     if (!changes.every(isOperation)) return `revision ${index + 1} has a change that is no JSON Patch operation`;
     const author = typeof revision.author === 'string' ? revision.author : '';
     revisions.push({ author, date: revision.date, changes });
@@ -201,51 +223,71 @@ function originalRevisions(value: JsonValue | undefined): OriginalRevision[] | s
   return revisions;
 }
 
+/** The rebuilt history of an asset is at most this many times the original's document, plus a floor. */
+const HISTORY_FACTOR = 4;
+const HISTORY_FLOOR = 64 * 1024;
+
 /**
- * §12's history of an original asset (decisions.md §14): the versions rebuilt backwards from the document by the
- * original's reverse patches, each without its hidden fields and with its revision's `date` as `dateModified`
- * (the last one the document's), and each revision's `changes` recomputed forward from the one before (`{}` for
- * the first). Where a patch does not apply, one revision holding the asset as it stands, and why.
+ * Versions rebuilt backwards by the original's reverse patches, each revision's `changes` recomputed forward as
+ * served as soon as the version before it is known: one version is held at a time, each within `versionLimit`
+ * (BODY_LIMIT) bytes, and the whole history within a multiple of the document's size
+ * (docs/decisions/0063-import-reads-hostile-input-safely.md). Where a patch does not apply or a bound is passed,
+ * one revision holding the asset as it stands, and why.
  */
-export function rebuildHistory(doc: JsonObject): ImportedHistory {
+export function rebuildHistory(doc: JsonObject, versionLimit: number): ImportedHistory {
   const served = servedForm(doc);
   const standing = (fallback: string): ImportedHistory => ({ revisions: [firstRevision(served)], fallback });
   const revisions = originalRevisions(doc.revisions);
   if (typeof revisions === 'string') return standing(revisions);
 
-  // versions[k]: the document after revision k (hidden fields still in: the patches touch them).
-  const versions: JsonObject[] = new Array(revisions.length);
-  versions[revisions.length - 1] = withIdForUnderscoreId(doc);
-  try {
-    for (let k = revisions.length - 1; k >= 1; k--) {
-      const before = applyPatch(deepClone(versions[k]), revisions[k]!.changes, true, true).newDocument as unknown;
-      if (!isJsonObject(before as JsonValue)) return standing(`revision ${k + 1} does not lead back to an object`);
-      versions[k - 1] = before as JsonObject;
-    }
-  } catch (error) {
-    const name = error instanceof Error ? error.name : 'Error';
-    return standing(`a patch does not apply (${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
-  }
-
   const last = revisions.length - 1;
-  const rebuilt: Revision[] = [];
-  let previous: JsonObject = {};
-  for (let k = 0; k <= last; k++) {
-    const version = versions[k]!;
-    const date = k === last ? String(doc.dateModified) : revisions[k]!.date;
-    const servedVersionK = servedVersion(version, date);
-    rebuilt.push({ rev: k + 1, date, author: revisions[k]!.author, changes: changesBetween(previous, servedVersionK) });
-    previous = servedVersionK;
+  const dateOf = (k: number): string => (k === last ? String(doc.dateModified) : revisions[k]!.date);
+  const historyLimit = HISTORY_FACTOR * jsonSize(doc) + HISTORY_FLOOR;
+  // The document after revision k, hidden fields still in (the patches touch them), `revisions` out (they never do).
+  const { revisions: _revisions, ...current } = withIdForUnderscoreId(doc);
+  let version: JsonObject = current;
+  let size = jsonSize(version);
+  let servedAfter = servedVersion(version, dateOf(last));
+  const changes: ChangeOperation[][] = new Array(revisions.length);
+  let historyBytes = 0;
+  for (let k = last; k >= 1; k--) {
+    let rebuilt: { document: JsonValue; size: number };
+    try {
+      rebuilt = applyBounded(version, size, revisions[k]!.changes, versionLimit);
+    } catch (error) {
+      if (error instanceof VersionTooLarge) return standing(`revision ${k + 1}: ${error.message}`);
+      const name = error instanceof Error ? error.name : 'Error';
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      return standing(`a patch does not apply (${name}: ${message})`);
+    }
+    if (!isJsonObject(rebuilt.document)) return standing(`revision ${k + 1} does not lead back to an object`);
+    version = rebuilt.document;
+    size = rebuilt.size;
+    const servedBefore = servedVersion(version, dateOf(k - 1));
+    changes[k] = changesBetween(servedBefore, servedAfter);
+    historyBytes += jsonSize(changes[k]);
+    if (historyBytes > historyLimit) {
+      return standing(`the rebuilt history would be more than ${HISTORY_FACTOR} times the size of the document`);
+    }
+    servedAfter = servedBefore;
   }
-  return { revisions: rebuilt };
+  changes[0] = changesBetween({}, servedAfter);
+  return {
+    revisions: revisions.map((revision, k) => ({
+      rev: k + 1,
+      date: dateOf(k),
+      author: revision.author,
+      changes: changes[k]!,
+    })),
+  };
 }
 
-/** The original asset's owner token as the registry keeps it (domain/ids.ts); `undefined` when it has none. */
 export function ownerTokenDigest(doc: JsonObject): string | undefined {
-  return typeof doc.owner_token === 'string' && doc.owner_token !== '' ? originalTokenDigest(doc.owner_token) : undefined;
+  return typeof doc.owner_token === 'string' && doc.owner_token !== ''
+    ? originalTokenDigest(doc.owner_token)
+    : undefined;
 }
 
-/** The transfer token digest kept for an original SHA-512 hex digest, `null` when there is none. */
 export function transferTokenDigest(digest: JsonValue | undefined): string | null {
   return typeof digest === 'string' && SHA512_DIGEST.test(digest) ? originalTokenDigest(digest) : null;
 }
@@ -257,7 +299,7 @@ export function assetIdCounter(assetID: JsonValue | undefined): { day: string; i
   return match === null ? undefined : { day: match[1]!, index: Number(match[2]) };
 }
 
-/** `/assets/<id>` → `<id>`: the asset an original transfer was used for. */
+/** `/assets/<id>` → `<id>` */
 export function usedForAsset(usedFor: JsonValue | undefined): string | undefined {
   if (typeof usedFor !== 'string') return undefined;
   const match = /^\/assets\/([^/]+)$/.exec(usedFor);

@@ -1,23 +1,10 @@
 /**
- * The merge a PATCH performs, as the original's `apply_data_patch`: objects deep-merge, lists merge element by
- * element, scalars replace, and `null` never clears anything (the original drops keys whose value is None).
+ * The merge of a PATCH, as the original's `apply_data_patch` (docs/decisions/0008-patch-merges-as-the-original.md):
+ * objects deep-merge, lists element by element, `null` never clears anything.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 
-/**
- * Merges `patch` into `target` and returns a new document; neither input is mutated and the result shares no
- * objects with them.
- *
- * - an object in the patch merges into the object at the same key (or into an empty object);
- * - a list in the patch gives a list of the patch's length; element `i` merges into the old element `i` when
- *   both are objects, otherwise the patch element replaces it (a `null` element keeps the old one, and is
- *   left out where there is none: stored documents never hold `null`);
- * - `null` at a key leaves the target's value as it was (or absent);
- * - any other value replaces.
- *
- * Keys such as `__proto__` are kept as ordinary own data (the validation layer refuses them as rogue fields),
- * never as a prototype.
- */
+/** A new document sharing no objects with its inputs; a `__proto__` key stays data, never a prototype. */
 export function mergePatch(target: JsonObject, patch: JsonObject): JsonObject {
   const result = cloneObject(target);
   for (const key of Object.keys(patch)) {
@@ -45,7 +32,6 @@ function mergeList(old: JsonValue[], update: JsonValue[]): JsonValue[] {
   return merged;
 }
 
-/** A deep copy of JSON data, safe for any key. */
 export function cloneJson(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(cloneJson);
   if (isJsonObject(value)) return cloneObject(value);

@@ -1,0 +1,92 @@
+/**
+ * RFC 8785 (JCS) as the `canonicalize` package writes it, byte for byte, in a fraction of its time on the JSON a
+ * registry stores (docs/decisions/0072-jcs-by-sorted-copy.md): a copy of the value with every object's keys in JCS
+ * order, written by one `JSON.stringify`, which writes strings and numbers as JCS does. Whatever the copy cannot carry
+ * exactly (a key V8 would reorder, a value that is not plain JSON data) is left to `canonicalize` itself.
+ */
+import canonicalize from 'canonicalize';
+
+const wellFormed = (text: string): boolean => text.isWellFormed();
+
+/** Thrown inside the copy: the value is `canonicalize`'s to write (or to refuse). */
+const NOT_PLAIN = new Error('not plain JSON data');
+
+/** Keys V8 keeps first, in numeric order, whatever the order they are set in; `__proto__` would set the prototype. */
+function reordered(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return (first >= 48 && first <= 57) || key === '__proto__';
+}
+
+/** The value with its objects' keys sorted as JCS sorts them (UTF-16 code units); the value itself where they are. */
+function sortedCopy(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+      if (!wellFormed(value)) throw NOT_PLAIN;
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw NOT_PLAIN;
+      return value;
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    default:
+      throw NOT_PLAIN;
+  }
+  if (value === null) return null;
+  if (Array.isArray(value)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i] as unknown;
+      // A hole or `undefined` is written `null`, as `canonicalize` writes it.
+      const sorted = item === undefined ? null : sortedCopy(item);
+      if (copy === undefined && sorted !== item) copy = value.slice(0, i);
+      copy?.push(sorted);
+    }
+    return copy ?? value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) throw NOT_PLAIN;
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (reordered(key) || !wellFormed(key)) throw NOT_PLAIN;
+    if (i > 0 && keys[i - 1]! > key) sorted = false;
+  }
+  if (sorted) {
+    // Copied only when a member is.
+    let copy: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const item = object[keys[i]!];
+      const member = item === undefined ? undefined : sortedCopy(item);
+      if (copy === undefined && member !== item) {
+        copy = {};
+        for (let j = 0; j < i; j++) copy[keys[j]!] = object[keys[j]!];
+      }
+      if (copy !== undefined) copy[keys[i]!] = member;
+    }
+    return copy ?? value;
+  }
+  keys.sort();
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) {
+    const item = object[key];
+    // `undefined` is left out, as `canonicalize` leaves it out.
+    if (item !== undefined) copy[key] = sortedCopy(item);
+  }
+  return copy;
+}
+
+/** The JCS of `value`, equal to `canonicalize(value)` (which throws for what JCS cannot write). */
+export function jcs(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(sortedCopy(value));
+  } catch {
+    text = canonicalize(value);
+  }
+  if (text === undefined) throw new Error('a value JCS cannot write');
+  return text;
+}

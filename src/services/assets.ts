@@ -1,9 +1,5 @@
-/**
- * What the asset operations do, between the HTTP handlers and the store: who the caller is and what it may do,
- * the owner token, the order of checks after the request was read (404 → 403 → 422, decisions.md §8), the
- * mapping between a stored record and the asset it serves, and the retry of a write that lost a race.
- */
-import type { components } from '../generated/openapi.js';
+/** The asset operations: the caller's role, the checks in their order (docs/decisions/0014-order-of-checks.md). */
+import type { components } from '../contract/generated/openapi.js';
 import type { AssetRecord, AssetStore, AssetText, CreateStamp, WriteStamp } from '../store/types.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
@@ -15,19 +11,25 @@ import { creatableFields, decidePatch, isStatus, type Role, type Status } from '
 import { applyPatch, buildNewAsset, sameContent, stampWrite } from '../domain/asset.js';
 import { fieldsToRead, listingPageText, parseListingQuery, type ListedRow } from '../domain/listing.js';
 import { checkAsset, checkInput } from '../domain/validation.js';
-import { LOST_RACE, recordDraft, recordWrite, rememberingText, requestData, retryLostRaces, type KeptParts } from './records.js';
+import {
+  LOST_RACE,
+  recordDraft,
+  recordWrite,
+  rememberingText,
+  requestData,
+  retryLostRaces,
+  type KeptParts,
+} from './records.js';
 import { StoredValueError } from './served.js';
 
 type Asset = components['schemas']['Asset'];
 type ListingPage = components['schemas']['ListingPage'];
 
-/** An asset as a write answers it: its id, and its JSON text as served. */
 export interface AssetJson {
   id: string;
   text: JsonText<Asset>;
 }
 
-/** Pages kept per rows read (see `AssetService.list`). */
 const MAX_PAGES_PER_ROWS = 16;
 
 export interface AssetSettings {
@@ -41,29 +43,29 @@ export interface Caller {
   token: string | undefined;
 }
 
-/** Where the listing's page links point: the collection's path and the origin the request came in by. */
 export interface LinkBase {
   path: string;
   origin: string;
 }
 
-/** The role the caller plays for this asset: a broker is its owner only with the asset's owner token. */
+/** A broker is the asset's owner only with its owner token. */
 export function roleFor(caller: Caller, record: AssetRecord): Role {
   const { principal, token } = caller;
   if (principal === undefined) throw refusals.unauthorized();
   if (principal.role !== 'brokers') return principal.role;
-  const owns = principal.name === record.asset.owner && token !== undefined && tokenMatches(token, record.ownerTokenHash);
+  const owns =
+    principal.name === record.asset.owner && token !== undefined && tokenMatches(token, record.ownerTokenHash);
   return owns ? 'owner' : 'brokers';
 }
 
-/** The author of the caller's writes in the asset's history: the name of its API key (401 without one). */
+/** The name of the caller's API key (401 without one). */
 export function authorOf(caller: Caller): string {
   if (caller.principal === undefined) throw refusals.unauthorized();
   return caller.principal.name;
 }
 
 export class AssetService {
-  /** Pages written from rows a store read, by what else they depend on (see `list`); they go with their rows. */
+  /** Keyed by the rows a store read: pages go with their rows. */
   private readonly pagesWritten = new WeakMap<readonly ListedRow[], Map<string, JsonBytes<ListingPage>>>();
 
   constructor(
@@ -71,10 +73,12 @@ export class AssetService {
     private readonly settings: AssetSettings,
   ) {}
 
-  /**
-   * The page's bytes. A page is a pure function of the rows read, the query and the links' base: written once per
-   * rows read (a store that keeps its pages, store/cached.ts, hands the same rows out again) and query.
-   */
+  /** A page is a pure function of the rows read, the query and the links' base: written once per query and rows. */
+  /** HEAD of a listing page: the query's refusals only, nothing read. */
+  checkList(query: Record<string, unknown>): void {
+    parseListingQuery(query, this.settings.timeZone);
+  }
+
   async list(query: Record<string, unknown>, links: LinkBase): Promise<JsonBytes<ListingPage>> {
     const params = parseListingQuery(query, this.settings.timeZone);
     const fields = fieldsToRead(params.fields);
@@ -86,7 +90,10 @@ export class AssetService {
       fields,
     });
     let written = this.pagesWritten.get(rows);
-    if (written === undefined) this.pagesWritten.set(rows, (written = new Map()));
+    if (written === undefined) {
+      written = new Map();
+      this.pagesWritten.set(rows, written);
+    }
     const key = `${links.origin}|${links.path}|${params.offset}|${params.limitParam ?? ''}|${params.modeParam ?? ''}|${params.descending}|${params.fields.join(',')}`;
     let page = written.get(key);
     if (page === undefined) {
@@ -98,18 +105,17 @@ export class AssetService {
     return page;
   }
 
-  /** The asset's stored text, served as it is, and its version (the ETag). */
   async read(id: string): Promise<AssetText & { bytes: JsonBytes<Asset> }> {
     const asset = await this.store.getText(id);
     if (asset === undefined) throw refusals.notFound('asset_id');
     return asset;
   }
 
-  /**
-   * A new draft owned by the caller. Its owner token and transfer token (which hands it to another owner,
-   * services/transfers.ts) are returned this once and kept only as hashes.
-   */
-  async create(principal: Principal | undefined, body: unknown): Promise<{ token: string; transfer: string; asset: AssetJson }> {
+  /** The owner token and the transfer token are returned this once and kept only as hashes. */
+  async create(
+    principal: Principal | undefined,
+    body: unknown,
+  ): Promise<{ token: string; transfer: string; asset: AssetJson }> {
     if (principal === undefined || principal.role === 'concierge') throw refusals.forbidden();
     const data = requestData(body);
     rejectInvalid(checkInput(data));
@@ -118,7 +124,7 @@ export class AssetService {
     const id = newId();
     const token = newToken();
     const transfer = newToken();
-    // Validated before the store's write so that a refusal never holds the write lock or consumes a counter value.
+    // Validated before the store's write, so that a refusal never holds the write lock or uses up a day number.
     const candidate = buildNewAsset(creatableFields(data), {
       id,
       owner: principal.name,
@@ -135,17 +141,19 @@ export class AssetService {
     };
     const creation = rememberingText((stamp: CreateStamp) => {
       const at = formatDate(stamp.now, timeZone);
-      const asset: JsonObject = { ...candidate, assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex), date: at, dateModified: at };
+      const asset: JsonObject = {
+        ...candidate,
+        assetID: formatAssetId(assetIdPrefix, stamp.day, stamp.dayIndex),
+        date: at,
+        dateModified: at,
+      };
       return recordWrite({}, recordDraft(kept, asset, stamp.now), principal.name);
     });
     await this.store.create(creation.build);
     return { token, transfer, asset: { id, text: creation.text() } };
   }
 
-  /**
-   * Applies a PATCH: 404, then the caller's role and the move (403), then the fields (422). A write that lost
-   * a race with another is decided again on the newer version until the retry budget runs out, then 409.
-   */
+  /** 404, the role and the move (403), the fields (422); a lost race is decided again on the newer version, or 409. */
   async patch(id: string, caller: Caller, body: unknown): Promise<AssetJson> {
     const data = requestData(body);
     // The sent data does not change between attempts: checked once, refused only after 404 and 403.
@@ -166,7 +174,11 @@ export class AssetService {
       const update = rememberingText((stamp: WriteStamp) =>
         recordWrite(
           record.asset,
-          recordDraft(record, stampWrite(next, formatDate(stamp.now, this.settings.timeZone), statusChanged), stamp.now),
+          recordDraft(
+            record,
+            stampWrite(next, formatDate(stamp.now, this.settings.timeZone), statusChanged),
+            stamp.now,
+          ),
           author,
         ),
       );
@@ -176,17 +188,15 @@ export class AssetService {
   }
 }
 
-/**
- * An asset a write has just judged (`checkAsset`) or kept unchanged, as the text it is served as: written once,
- * not checked again (reads serve the stored text unchecked too; VALIDATE_REPLIES checks every answer in tests).
- */
+/** Not checked again: a write just judged it (`checkAsset`) or kept it, and reads serve stored text unchecked too. */
 function assetJson(asset: JsonObject): AssetJson {
   return { id: String(asset.id), text: toJson(asset) };
 }
 
-/** The workflow status of a stored asset; a store that holds none changed under the registry (500). */
+/** A stored asset without one changed under the registry (500). */
 function statusOf(asset: JsonObject): Status {
-  if (!isStatus(asset.status)) throw new StoredValueError(`A stored asset has no workflow status: ${String(asset.status)}`);
+  if (!isStatus(asset.status))
+    throw new StoredValueError(`A stored asset has no workflow status: ${String(asset.status)}`);
   return asset.status;
 }
 

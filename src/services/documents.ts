@@ -1,15 +1,10 @@
 /**
- * What the document operations do (decisions.md §9), between the HTTP handlers and the store. A document lives
- * in its asset's record: the latest versions in the asset's `documents`, superseded ones beside it
- * (`documentHistory`). Every change is one compare-and-set write of the record, which also moves the asset's
- * `dateModified`, so the feed and the no-lost-update guarantees of the asset hold for its documents too; a write
- * that lost a race is re-read and re-applied, as an asset PATCH is.
- *
- * Order of checks after the request was read: the asset (404), the document (404), the caller's permission, the
- * asset's status and the document's author (403), the fields (422), then the document service's URL (403, 422).
+ * The document operations (docs/decisions/0030-documents-inside-the-asset-record.md). A document lives in its
+ * asset's record, so every change is one compare-and-set write of the record, retried as an asset PATCH is. Checks:
+ * the asset and the document (404), permission, status and authorship (403), the fields (422), the URL (403, 422).
  */
-import type { components } from '../generated/openapi.js';
-import { ApiError, refusals } from '../domain/errors.js';
+import type { components } from '../contract/generated/openapi.js';
+import { type ApiError, refusals } from '../domain/errors.js';
 import { isJsonObject, type JsonObject } from '../domain/json.js';
 import { formatDate, nowMicros, parseDateToMicros } from '../domain/dates.js';
 import { newId } from '../domain/ids.js';
@@ -41,11 +36,9 @@ import { servedDocument, servedDocumentWithVersions } from './served.js';
 type Document = components['schemas']['Document'];
 type DocumentWithVersions = components['schemas']['DocumentWithVersions'];
 
-
 export interface DocumentSettings {
   timeZone: string;
 }
-
 
 function documentsOf(record: AssetRecord): DocumentSet {
   const latest = record.asset.documents;
@@ -55,7 +48,6 @@ function documentsOf(record: AssetRecord): DocumentSet {
   };
 }
 
-
 function rejectInvalid(errors: ErrorEntry[]): void {
   if (errors.length > 0) throw refusals.invalid(errors);
 }
@@ -64,7 +56,7 @@ function refuse(refusal: ApiError | undefined): void {
   if (refusal !== undefined) throw refusal;
 }
 
-/** What one attempt at a write decided: the version it answers with (`build` gets the write's moment). */
+/** What one attempt decided: `build` gets the write's moment and answers the version written. */
 interface Change {
   build(now: string): { documents: DocumentSet; answer: JsonObject };
 }
@@ -159,11 +151,7 @@ export class DocumentService {
     });
   }
 
-  /**
-   * One document write, retried on a lost compare-and-set: reads the asset (404) and, for an existing document,
-   * the document (404); checks the caller (403); then `decide` judges the request on this version of the record
-   * and either answers without writing (a version) or says how to build the write.
-   */
+  /** One write, retried on a lost race: 404, 403, then `decide` answers without a write or says how to build it. */
   private async write(
     assetId: string,
     caller: Caller,
@@ -186,7 +174,11 @@ export class DocumentService {
         const change = decision.build(now);
         answer = change.answer;
         const asset = stampWrite({ ...record.asset, documents: change.documents.latest }, now, false);
-        return recordWrite(record.asset, recordDraft({ ...record, documentHistory: change.documents.history }, asset, stamp.now), author);
+        return recordWrite(
+          record.asset,
+          recordDraft({ ...record, documentHistory: change.documents.history }, asset, stamp.now),
+          author,
+        );
       });
       return saved === LOST_RACE || answer === undefined ? LOST_RACE : servedDocument(answer);
     });

@@ -1,14 +1,18 @@
-/**
- * The built-in document service (decisions.md §9): it stores uploaded files beside the records and serves them
- * behind permanent signed URLs. It also judges the `url` a document is attached with: a URL of this service, or
- * of the external document service named by the settings, with the original's checks and messages.
- */
+/** The built-in document service (docs/decisions/0031-built-in-document-service.md). */
 import type { Readable } from 'node:stream';
-import type { components } from '../generated/openapi.js';
+import type { components } from '../contract/generated/openapi.js';
 import type { Principal } from '../domain/callers.js';
 import { ApiError, refusals } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { fileTooLarge, md5Hex, uploadTitle, parseDownloadUrl, signatureBytes, signedMessage, type DownloadUrl } from '../domain/documents.js';
+import {
+  fileTooLarge,
+  md5Hex,
+  uploadTitle,
+  parseDownloadUrl,
+  signatureBytes,
+  signedMessage,
+  type DownloadUrl,
+} from '../domain/documents.js';
 import { FileTooLargeError, type FileInfo, type FileStore } from '../store/files.js';
 import { Keyring, signText, type SigningKey } from './signing.js';
 
@@ -19,7 +23,6 @@ export interface FileServiceSettings {
   maxBytes: number;
   /** The path the API is served under (`/api/0.1`): the service is `<origin><apiPrefix>/ds`. */
   apiPrefix: string;
-  /** The registry's own key pair (DS_KEY_FILE). */
   signingKey: SigningKey;
   /** An external document service whose URLs documents may carry too (DS_DOWNLOAD_URL, DS_PUBLIC_KEYS). */
   external: { downloadUrl: string; publicKeys: readonly string[] } | undefined;
@@ -59,22 +62,18 @@ export class FileService {
     this.externalKeys = new Keyring(settings.external?.publicKeys ?? []);
   }
 
-  /** Where this service is for a request whose origin (PUBLIC_URL, or the one it came in by) is `origin`. */
+  /** For a request whose origin (PUBLIC_URL, or the one it came in by) is `origin`. */
   private base(origin: string): string {
     return `${origin}${this.settings.apiPrefix}/ds`;
   }
 
-  /** The permanent download URL of a stored file. */
   private downloadUrl(origin: string, info: FileInfo): string {
     const signature = signText(this.settings.signingKey, signedMessage(info.key, info.md5));
     const query = new URLSearchParams({ KeyID: this.settings.signingKey.keyId, Signature: signature });
     return `${this.base(origin)}/get/${info.key}?${query.toString()}`;
   }
 
-  /**
-   * Stores an upload (a broker's or an admin's; `undefined` when the request had no part `file` with a file
-   * name) and answers what to attach it with. A file beyond `maxBytes` is refused with 413 and nothing is kept.
-   */
+  /** `upload` is undefined when no part `file` had a file name. Beyond `maxBytes`: 413, and nothing is kept. */
   async upload(principal: Principal | undefined, upload: Upload | undefined, origin: string): Promise<UploadedFile> {
     if (principal === undefined) throw refusals.unauthorized();
     if (principal.role === 'concierge') throw refusals.forbidden();
@@ -94,10 +93,7 @@ export class FileService {
     return { url: this.downloadUrl(origin, info), hash: `md5:${info.md5}`, format, title };
   }
 
-  /**
-   * A stored file's description, and how to read its bytes, for a request that shows the file's signature: 404
-   * for an unknown key, then 403 for a missing or unknown `KeyID` and a missing, malformed or wrong `Signature`.
-   */
+  /** 404 for an unknown key, then 403 for a missing or unknown `KeyID`, a missing, malformed or wrong `Signature`. */
   async download(
     key: string,
     keyId: string | undefined,
@@ -115,20 +111,20 @@ export class FileService {
     return { info, open: () => this.files.read(key) };
   }
 
-  /**
-   * Refuses a document `url` that is not a signed download URL of this service (on `origin`: PUBLIC_URL, or the
-   * one the request came in by) or of the external one, for the document's `hash`, with the original's errors
-   * (decisions.md §9).
-   */
+  /** Only signed download URLs of this service or the external one, with the original's errors (see signing.ts). */
   checkDocumentUrl(url: string, hash: string, origin: string): void {
     const own = parseDownloadUrl(url, this.base(origin));
-    const external = own === undefined && this.settings.external ? parseDownloadUrl(url, this.settings.external.downloadUrl) : undefined;
+    const external =
+      own === undefined && this.settings.external
+        ? parseDownloadUrl(url, this.settings.external.downloadUrl)
+        : undefined;
     const parsed: DownloadUrl | undefined = own ?? external;
     if (parsed === undefined) throw notFromService();
     const keys = own !== undefined ? this.ownKeys : this.externalKeys;
     if (!keys.has(parsed.keyId)) throw badUrl('Document url expired.');
     const signature = signatureBytes(parsed.signature);
     if (signature === undefined) throw badUrl('Document url signature invalid.');
-    if (!keys.verifies(parsed.keyId, signedMessage(parsed.key, md5Hex(hash)), signature)) throw badUrl('Document url invalid.');
+    if (!keys.verifies(parsed.keyId, signedMessage(parsed.key, md5Hex(hash)), signature))
+      throw badUrl('Document url invalid.');
   }
 }

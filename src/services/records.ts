@@ -1,7 +1,4 @@
-/**
- * What every writing service shares: the request's `data`, the retry budget, the record a store writes and the
- * revision of the asset's history it adds.
- */
+/** What every writing service shares: the request's `data`, the retry of a lost race, the record and its revision. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, refusals } from '../domain/errors.js';
 import { changesBetween } from '../domain/history.js';
@@ -10,26 +7,26 @@ import { toJson } from '../domain/serialize.js';
 import type { AssetRecord, RecordDraft, RecordWrite } from '../store/types.js';
 
 /**
- * How long (ms) a write that keeps losing compare-and-set races to other writes of its asset is decided again on
- * the newer version before it is answered 409. A time, not a count of attempts: on a slow store (FerretDB) a
- * count runs out while the others are still being written, however fair the turns.
+ * Not a count: on a slow store a count runs out while the others are still served
+ * (docs/decisions/0026-compare-and-set-writes-with-a-retry-budget.md).
  */
 export const UPDATE_RETRY_BUDGET_MS = 5_000;
-/** The longest pause between two attempts; the first pauses are shorter (a race is usually lost to one write). */
+/** The first pauses are shorter: a race is usually lost to one write. */
 const MAX_RETRY_PAUSE_MS = 50;
 
-/** An attempt that lost its compare-and-set: the asset changed since it was read. */
 export const LOST_RACE = 'conflict';
 
 const conflict = (): ApiError =>
   ApiError.one(409, 'body', 'data', 'The asset was changed by concurrent requests; repeat the request');
 
 /**
- * Runs `attempt` (read, decide, compare-and-set) until it does not lose the race, or 409 once `budgetMs` have
- * passed. After each lost race it pauses a random time (up to a bound that doubles, capped), so that the writers
- * of one asset do not collide again in step and each gets its turn.
+ * Runs `attempt` (read, decide, compare-and-set) until it wins, or 409 once `budgetMs` have passed. A random pause
+ * after each lost race, its bound doubling to a cap, keeps the writers of one asset from colliding again in step.
  */
-export async function retryLostRaces<T>(attempt: () => Promise<T | typeof LOST_RACE>, budgetMs = UPDATE_RETRY_BUDGET_MS): Promise<T> {
+export async function retryLostRaces<T>(
+  attempt: () => Promise<T | typeof LOST_RACE>,
+  budgetMs = UPDATE_RETRY_BUDGET_MS,
+): Promise<T> {
   const deadline = performance.now() + budgetMs;
   for (let bound = 2; ; bound = Math.min(bound * 2, MAX_RETRY_PAUSE_MS)) {
     const result = await attempt();
@@ -39,22 +36,19 @@ export async function retryLostRaces<T>(attempt: () => Promise<T | typeof LOST_R
   }
 }
 
-/** `{ data: {...} }` with an object `data`, as every write must send (spec: one top-level object named data). */
+/** Every write sends one top-level object named `data`. */
 export function requestData(body: unknown): JsonObject {
   if (!isJsonObject(body) || !isJsonObject(body.data)) throw refusals.notDecodable();
   return body.data;
 }
 
-/**
- * What a write keeps of the stored record unless it changes it itself: the credentials (owner token hash,
- * transfer state) and the superseded document versions. Never served, never sent by a client.
- */
-export type KeptParts = Pick<AssetRecord, 'id' | 'ownerTokenHash' | 'transferTokenHash' | 'appliedTransfers' | 'documentHistory'>;
+/** Never served, never sent by a client: what a write carries over unless it changes it itself. */
+export type KeptParts = Pick<
+  AssetRecord,
+  'id' | 'ownerTokenHash' | 'transferTokenHash' | 'appliedTransfers' | 'documentHistory'
+>;
 
-/**
- * The record a store writes for `asset` at the stamp `modified`: the listing flags follow the asset, and the
- * hidden parts of `kept` are carried over, so that no kind of write drops what another keeps there.
- */
+/** The hidden parts of `kept` are carried over, so that no kind of write drops what another keeps there. */
 export function recordDraft(kept: KeptParts, asset: JsonObject, modified: number): RecordDraft {
   return {
     id: kept.id,
@@ -69,20 +63,16 @@ export function recordDraft(kept: KeptParts, asset: JsonObject, modified: number
   };
 }
 
-/**
- * A write of `record` by `author` (the API key's name) over the asset as served before it (`{}` for a creation):
- * the revision it adds holds the changes of the served asset (decisions.md §12). The asset's served text is written
- * here, once: the store keeps it and the write's answer is it.
- */
+/** The revision holds the served asset's changes; its text is written once here, kept by the store and answered. */
 export function recordWrite(before: JsonObject, record: RecordDraft, author: string): RecordWrite & { text: string } {
   return { record, revision: { author, changes: changesBetween(before, record.asset) }, text: toJson(record.asset) };
 }
 
-/**
- * `build`, remembering the served text of the write it built last. A store calls a build once per attempt and writes
- * what the last call built (or nothing, when it answers a lost race): `text()` is then the written asset's text.
- */
-export function rememberingText<S>(build: (stamp: S) => RecordWrite & { text: string }): { build: (stamp: S) => RecordWrite; text: () => string } {
+/** A store writes what its last call of `build` built (nothing for a lost race): `text()` is the written asset's. */
+export function rememberingText<S>(build: (stamp: S) => RecordWrite & { text: string }): {
+  build: (stamp: S) => RecordWrite;
+  text: () => string;
+} {
   let text = '';
   return {
     build: (stamp) => {

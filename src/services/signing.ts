@@ -1,25 +1,18 @@
-/**
- * The document service's signatures (decisions.md §9), with Ed25519 from node:crypto. A download URL
- * `<base>/get/<key>?KeyID=<id>&Signature=<base64>` is signed over `<key>\0<md5 hex>`; `KeyID` is the first 8 hex
- * characters of the raw public key. The registry's own key pair lives in `DS_KEY_FILE` (PKCS #8 PEM), created on
- * first start; every node of a cluster uses the same file. An external document service is trusted through its
- * public keys (`DS_PUBLIC_KEYS`).
- */
+/** The document service's signatures, Ed25519 (docs/decisions/0032-signed-document-urls.md). */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 
-/** A key that can sign (the registry's own), with its public half. */
 export interface SigningKey {
   keyId: string;
-  /** The raw 32-byte public key in hex, as `DS_PUBLIC_KEYS` would name it. */
+  /** The raw 32-byte public key in hex, as `DS_PUBLIC_KEYS` names keys. */
   publicKeyHex: string;
   privateKey: KeyObject;
   publicKey: KeyObject;
 }
 
-/** The first 8 hex characters of a raw public key: how a URL names the key it was signed with. */
+/** How a URL names the key it was signed with. */
 export function keyIdOf(publicKeyHex: string): string {
   return publicKeyHex.slice(0, 8);
 }
@@ -29,14 +22,16 @@ function rawPublicKeyHex(publicKey: KeyObject): string {
   return Buffer.from(String(jwk.x), 'base64url').toString('hex');
 }
 
-/** An Ed25519 public key from its 32 raw bytes in hex. */
 export function publicKeyFromHex(hex: string): KeyObject {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(hex, 'hex').toString('base64url') }, format: 'jwk' });
+  return createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(hex, 'hex').toString('base64url') },
+    format: 'jwk',
+  });
 }
 
-function signingKeyOf(privateKey: KeyObject): SigningKey {
+function signingKeyOf(privateKey: KeyObject, what: string): SigningKey {
   if (privateKey.asymmetricKeyType !== 'ed25519') {
-    throw new Error(`the document service key must be Ed25519, not ${String(privateKey.asymmetricKeyType)}`);
+    throw new Error(`${what} must be Ed25519, not ${String(privateKey.asymmetricKeyType)}`);
   }
   const publicKey = createPublicKey(privateKey);
   const publicKeyHex = rawPublicKeyHex(publicKey);
@@ -44,13 +39,15 @@ function signingKeyOf(privateKey: KeyObject): SigningKey {
 }
 
 /**
- * Reads the key pair from `path`, creating it with a fresh key when there is none. The new file is written
- * whole under a temporary name, synced and linked into place, so that nodes starting together on one folder
- * end up with one key: the first link wins, the others read the winner's file.
+ * Written whole under a temporary name (mode 0600), synced, linked: nodes starting together end up with the first
+ * link's key. `what` names the key in errors.
  */
-export function ensureSigningKey(path: string): { key: SigningKey; created: boolean } {
+export function ensureSigningKey(
+  path: string,
+  what = 'the document service key',
+): { key: SigningKey; created: boolean } {
   try {
-    return { key: signingKeyOf(createPrivateKey(readFileSync(path, 'utf8'))), created: false };
+    return { key: signingKeyOf(createPrivateKey(readFileSync(path, 'utf8')), what), created: false };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -69,14 +66,13 @@ export function ensureSigningKey(path: string): { key: SigningKey; created: bool
     linkSync(temporary, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { key: signingKeyOf(createPrivateKey(readFileSync(path, 'utf8'))), created: false };
+    return { key: signingKeyOf(createPrivateKey(readFileSync(path, 'utf8')), what), created: false };
   } finally {
     unlinkSync(temporary);
   }
-  return { key: signingKeyOf(privateKey), created: true };
+  return { key: signingKeyOf(privateKey, what), created: true };
 }
 
-/** The base64 Ed25519 signature of `message`. */
 export function signText(key: SigningKey, message: string): string {
   return sign(null, Buffer.from(message, 'utf8'), key.privateKey).toString('base64');
 }
@@ -93,7 +89,7 @@ export class Keyring {
     return this.keys.has(keyId);
   }
 
-  /** Whether `signature` is the signature of `message` by the key `keyId` (false for an unknown key). */
+  /** False for an unknown key, or a signature that is not one. */
   verifies(keyId: string, message: string, signature: Buffer): boolean {
     const key = this.keys.get(keyId);
     if (key === undefined) return false;

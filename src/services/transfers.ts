@@ -1,13 +1,8 @@
-/**
- * What the transfer operations do (decisions.md §10), between the HTTP handlers and the store: who may call, the
- * tokens handed out once and kept only as hashes, the checks of an ownership change in their order, and the two
- * writes that apply a transfer (see domain/transfers.ts for why they come in this order and what a mark means),
- * retried when they lose a race.
- */
-import type { components } from '../generated/openapi.js';
+/** The transfer operations (docs/decisions/0033-ownership-transfer-in-two-writes.md). */
+import type { components } from '../contract/generated/openapi.js';
 import type { Principal } from '../domain/callers.js';
 import type { AssetRecord, AssetStore, RecordDraft, TransferRecord } from '../store/types.js';
-import { ApiError, refusals } from '../domain/errors.js';
+import { refusals } from '../domain/errors.js';
 import { formatDate, nowMicros } from '../domain/dates.js';
 import { hashToken, newId, newToken, tokenMatches } from '../domain/ids.js';
 import { stampWrite } from '../domain/asset.js';
@@ -20,13 +15,11 @@ type Asset = components['schemas']['Asset'];
 type Transfer = components['schemas']['Transfer'];
 type AccessGranted = components['schemas']['AccessGranted'];
 
-
 export interface TransferSettings {
   timeZone: string;
 }
 
-
-/** The caller, when a key was sent; 401 without one (reading a transfer needs a key too). */
+/** 401 without a key: reading a transfer needs one too. */
 function known(principal: Principal | undefined): Principal {
   if (principal === undefined) throw refusals.unauthorized();
   return principal;
@@ -35,7 +28,6 @@ function known(principal: Principal | undefined): Principal {
 function requireTransferRole(principal: Principal): void {
   if (!TRANSFER_ROLES.has(principal.role)) throw refusals.forbidden();
 }
-
 
 function credentialsOf(record: AssetRecord): AssetCredentials {
   return {
@@ -48,7 +40,9 @@ function credentialsOf(record: AssetRecord): AssetCredentials {
 
 /** The asset with the transfer applied: its owner and tokens, the transfer in its record, a later `dateModified`. */
 function handedOver(record: AssetRecord, transfer: TransferRecord, modified: number, timeZone: string): RecordDraft {
-  const applied = record.appliedTransfers.includes(transfer.id) ? record.appliedTransfers : [...record.appliedTransfers, transfer.id];
+  const applied = record.appliedTransfers.includes(transfer.id)
+    ? record.appliedTransfers
+    : [...record.appliedTransfers, transfer.id];
   return {
     id: record.id,
     ownerTokenHash: transfer.ownerTokenHash,
@@ -69,7 +63,10 @@ export class TransferService {
   ) {}
 
   /** A new transfer owned by the caller; its two tokens are returned this once and kept only as hashes. */
-  async create(principal: Principal | undefined, body: unknown): Promise<{ transfer: Transfer; access: AccessGranted }> {
+  async create(
+    principal: Principal | undefined,
+    body: unknown,
+  ): Promise<{ transfer: Transfer; access: AccessGranted }> {
     const owner = known(principal);
     requireTransferRole(owner);
     requestData(body);
@@ -97,10 +94,9 @@ export class TransferService {
   }
 
   /**
-   * Applies the transfer named in the body to the asset: 404 for the asset, 403 for the concierge, 422 for the
-   * fields, then the checks of domain/transfers.ts in their order. The transfer is marked for the asset (when it
-   * is not already), then the asset changes hands; a compare-and-set lost on either is decided again from fresh
-   * reads until the retry budget runs out, then 409.
+   * 404 for the asset, 403 for the concierge, 422 for the fields, then the checks of domain/transfers.ts in their
+   * order. The transfer is marked for the asset, then the asset changes hands; a race lost on either is decided again
+   * from fresh reads until the retry budget runs out (409).
    */
   async changeOwnership(principal: Principal | undefined, assetId: string, body: unknown): Promise<Asset> {
     const data = requestData(body);
@@ -117,7 +113,8 @@ export class TransferService {
 
       const transfer = await this.store.transfers.get(transferId);
       const mark = transfer?.mark ?? null;
-      const markedAsset = mark === null ? undefined : mark.assetId === record.id ? record : await this.store.get(mark.assetId);
+      const markedAsset =
+        mark === null ? undefined : mark.assetId === record.id ? record : await this.store.get(mark.assetId);
       const decision = decideOwnership({
         asset: credentialsOf(record),
         tokenMatches: record.transferTokenHash !== null && tokenMatches(sentToken, record.transferTokenHash),
@@ -131,7 +128,8 @@ export class TransferService {
         const next = { assetId: record.id, fromHash: decision.fromHash, at: nowMicros() };
         if (!(await this.store.transfers.setMark(decision.transfer.id, mark, next))) return LOST_RACE;
       }
-      // The caller is the author of the ownership change, whoever the new owner is (decisions.md §12).
+      // The caller is the author of the ownership change, whoever the new owner is
+      // (docs/decisions/0036-revisions-are-json-patches.md).
       const author = known(principal).name;
       const saved = await this.store.update(record.id, record.rev, (stamp) =>
         recordWrite(record.asset, handedOver(record, decision.transfer, stamp.now, this.settings.timeZone), author),

@@ -1,7 +1,6 @@
 /**
- * One page of the original's `_changes` made into what the store writes (decisions.md §14): the assets with their
- * histories and token digests, the transfers, the day counters, and a report for every document not imported as
- * it stood.
+ * One page of the original's `_changes` made into what the store writes (docs/decisions/0040-what-the-import-keeps.md,
+ * docs/decisions/0041-import-rebuilds-histories.md), with a report of every document not imported as it stood.
  */
 import { formatDate, parseDateToMicros } from '../../domain/dates.js';
 import type { JsonObject } from '../../domain/json.js';
@@ -17,10 +16,10 @@ import {
 } from '../../domain/original.js';
 import { originalTokenDigest } from '../../domain/ids.js';
 import { checkAsset } from '../../domain/validation.js';
-import type { ImportedAsset, ImportPage, ImportReport, ImportState, TransferRecord } from '../../store/types.js';
+import type { ImportedAsset, ImportPage, ImportReport, ImportState } from '../../store/import.js';
+import type { TransferRecord } from '../../store/types.js';
 import { recordDraft } from '../records.js';
 
-/** The outcomes the summary counts. */
 export const OUTCOMES = {
   assets: 'assets imported',
   transfers: 'transfers imported',
@@ -34,19 +33,17 @@ export const OUTCOMES = {
 
 export interface PageContext {
   timeZone: string;
-  /** The state before this page. */
+  /** BODY_LIMIT: no rebuilt version may be larger. */
+  bodyLimit: number;
   state: ImportState;
   /** Where the page ends, and whether it is the last one. */
   lastSeq: string;
   done: boolean;
-  /**
-   * The ids of the assets already stored at the given `modified` values (ImportStore.idsAt): two original
-   * `dateModified`s may be equal, and the feed needs every `modified` to be unique.
-   */
+  /** Two original `dateModified`s may be equal, and the feed needs every `modified` unique. */
   idsAt: (modified: readonly number[]) => Promise<Map<number, string>>;
 }
 
-/** `{"unit": {"code": [...]}}`: the registry's error descriptions of an imported asset, on one line. */
+/** `{"unit": {"code": [...]}}`: the registry's errors of an imported asset, on one line. */
 function describeErrors(errors: ReturnType<typeof checkAsset>): string {
   return JSON.stringify(Object.fromEntries(errors.map((error) => [error.name, error.description])));
 }
@@ -62,7 +59,7 @@ function transferRecord(doc: JsonObject, timeZone: string): TransferRecord | str
     ownerTokenHash: originalTokenDigest(String(doc.access_token)),
     transferTokenHash,
     created,
-    // Used: the asset it names lists it (the store sees to that), so it is `used` and no other asset takes it.
+    // The asset it names lists it (the store sees to that): it is used, and no other asset takes it.
     mark: assetId === undefined ? null : { assetId, fromHash: transferTokenHash, at: created },
   };
 }
@@ -107,7 +104,7 @@ export async function buildPage(rows: readonly ChangeRow[], context: PageContext
       report(row.id, OUTCOMES.refused, 'dateModified is not a date');
       continue;
     }
-    const history = rebuildHistory(doc);
+    const history = rebuildHistory(doc, context.bodyLimit);
     if (history.fallback === undefined) count(OUTCOMES.rebuilt);
     else report(row.id, OUTCOMES.fallbacks, history.fallback);
     if (unserved.length > 0) report(row.id, OUTCOMES.unserved, `the registry does not serve ${unserved.join(', ')}`);
@@ -116,7 +113,7 @@ export async function buildPage(rows: readonly ChangeRow[], context: PageContext
     const record = recordDraft(
       {
         id: String(asset.id),
-        // No owner token: no token matches the empty hash (domain/ids.ts compares digests of equal length only).
+        // No token matches the empty hash (domain/ids.ts compares digests of equal length only).
         ownerTokenHash: ownerTokenDigest(doc) ?? '',
         transferTokenHash: transferTokenDigest(doc.transfer_token),
         appliedTransfers: [],
@@ -141,11 +138,7 @@ export async function buildPage(rows: readonly ChangeRow[], context: PageContext
   };
 }
 
-/**
- * Moves an asset whose original `dateModified` another asset already has (in the store or earlier in the page) to
- * the next free microsecond, its last revision with it, and reports it. Deterministic: a page written again after
- * a crash moves the same assets the same way.
- */
+/** Moves an asset whose `dateModified` another has to the next free microsecond; deterministic, for a page redone. */
 async function keepModifiedUnique(
   assets: ImportedAsset[],
   context: PageContext,
@@ -172,6 +165,10 @@ async function keepModifiedUnique(
     const others = last.changes.filter((operation) => operation.path !== '/dateModified');
     const moved = { op: earlier.length === 0 ? 'add' : 'replace', path: '/dateModified', value: dateModified } as const;
     record.history = [...earlier, { ...last, date: dateModified, changes: [...others, moved] }];
-    report(record.id, OUTCOMES.moved, `another asset has dateModified ${originalDate}; moved by ${modified - original} µs`);
+    report(
+      record.id,
+      OUTCOMES.moved,
+      `another asset has dateModified ${originalDate}; moved by ${modified - original} µs`,
+    );
   }
 }

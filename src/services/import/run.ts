@@ -1,34 +1,35 @@
 /**
- * The import of the original registry's CouchDB database into a store (decisions.md §14): page after page of
- * `_changes`, each written with the `since` it leads to, so that an interrupted import continues where it stopped
- * and a completed one is only reported again.
+ * The import of the original's CouchDB database (docs/decisions/0039-import-resumable-into-an-empty-store.md): page
+ * after page of `_changes`, each written with the `since` it leads to, so an interrupted import goes on where it
+ * stopped and a completed one is only reported again.
  */
-import type { ImportReport, ImportState, AssetStore } from '../../store/types.js';
+import type { ImportReport, ImportState, ImportStore } from '../../store/import.js';
 import { buildPage, OUTCOMES } from './page.js';
 import { ImportCannotRun, type CouchSource } from './source.js';
 
 export interface ImportOptions {
-  store: AssetStore;
+  store: ImportStore;
   source: CouchSource;
   timeZone: string;
-  /** Documents per page of `_changes` (and per write). */
+  /** BODY_LIMIT: the largest version a rebuilt history may hold. */
+  bodyLimit: number;
+  /** Documents per page of `_changes`, and per write. */
   pageSize: number;
-  /** Called after every page written, with the state it led to. */
   onPage?: (progress: ImportProgress) => void;
 }
 
 export interface ImportProgress {
   state: ImportState;
-  /** Documents read by this run. */
+  /** By this run. */
   read: number;
 }
 
 export interface ImportSummary {
   state: ImportState;
   reports: ImportReport[];
-  /** True when an earlier run had completed the import: this one wrote nothing. */
+  /** An earlier run completed the import: this one wrote nothing. */
   completedEarlier: boolean;
-  /** 0: every document imported or skipped; 1: some refused. */
+  /** 1 when some documents were refused. */
   exitCode: 0 | 1;
 }
 
@@ -38,16 +39,18 @@ function summary(state: ImportState, reports: ImportReport[], completedEarlier: 
   return { state, reports, completedEarlier, exitCode: (state.counts[OUTCOMES.refused] ?? 0) > 0 ? 1 : 0 };
 }
 
-/** Runs (or resumes, or reports again) the import. ImportCannotRun when it may not start: nothing written then. */
+/** ImportCannotRun when it may not start: nothing is written then. */
 export async function runImport(options: ImportOptions): Promise<ImportSummary> {
   const { store, source } = options;
-  let state = await store.imports.state();
+  let state = await store.state();
   if (state !== undefined && state.source !== source.name) {
     throw new ImportCannotRun(`this store holds an import of ${state.source}, not of ${source.name}`);
   }
-  if (state?.done) return summary(state, await store.imports.reports(), true);
-  if (state === undefined && (await store.imports.holdsOwnData())) {
-    throw new ImportCannotRun('the store already holds assets or transfers of its own; the import needs an empty store');
+  if (state?.done) return summary(state, await store.reports(), true);
+  if (state === undefined && (await store.holdsOwnData())) {
+    throw new ImportCannotRun(
+      'the store already holds assets or transfers of its own; the import needs an empty store',
+    );
   }
   state ??= { source: source.name, since: START, done: false, counts: {} };
 
@@ -56,24 +59,25 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   for (;;) {
     const { rows, lastSeq } = await next;
     const done = rows.length < options.pageSize;
-    // The next page is read from CouchDB while this one is built and written (a failure of that read is met when it
-    // is awaited, not as an unhandled rejection should this page's write fail first).
+    // The next page is read while this one is written; a failure of that read is met when it is awaited, not as an
+    // unhandled rejection should this page's write fail first.
     if (!done) {
       next = source.changes(lastSeq, options.pageSize);
       next.catch(() => undefined);
     }
     const page = await buildPage(rows, {
       timeZone: options.timeZone,
+      bodyLimit: options.bodyLimit,
       state,
       lastSeq,
       done,
-      idsAt: (modified) => store.imports.idsAt(modified),
+      idsAt: (modified) => store.idsAt(modified),
     });
-    await store.imports.writePage(page);
+    await store.writePage(page);
     state = page.state;
     read += rows.length;
     options.onPage?.({ state, read });
     if (done) break;
   }
-  return summary(state, await store.imports.reports(), false);
+  return summary(state, await store.reports(), false);
 }

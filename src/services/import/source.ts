@@ -1,11 +1,8 @@
-/**
- * The original registry's CouchDB database, read through CouchDB's HTTP API with its official Node client (nano):
- * `_changes` with `include_docs=true`, page by page from a `since`. Credentials come in the URL's user info.
- */
+/** The original's CouchDB database through its official Node client (nano); credentials in the URL's user info. */
 import nano from 'nano';
 import type { ChangeRow } from '../../domain/original.js';
 
-/** The import cannot run at all (exit 2): nothing was written. */
+/** Exit 2: nothing was written. */
 export class ImportCannotRun extends Error {
   constructor(message: string) {
     super(message);
@@ -13,16 +10,16 @@ export class ImportCannotRun extends Error {
   }
 }
 
-export interface ChangesPage {
+interface ChangesPage {
   rows: ChangeRow[];
-  /** Where the next page starts (CouchDB's `last_seq`, opaque). */
+  /** CouchDB's `last_seq`, opaque. */
   lastSeq: string;
 }
 
 export interface CouchSource {
-  /** The database's URL without its credentials: how reports and the import's state name it. */
+  /** The URL without its credentials: how reports and the import's state name the database. */
   readonly name: string;
-  /** Documents in the database, deleted ones included: what the progress bar counts towards. */
+  /** Deleted ones included: what the progress bar counts towards. */
   readonly documents: number;
   changes(since: string, limit: number): Promise<ChangesPage>;
 }
@@ -33,14 +30,17 @@ function splitDatabaseUrl(from: string): { server: string; database: string; nam
   try {
     url = new URL(from);
   } catch {
-    throw new ImportCannotRun(`--from ${JSON.stringify(from)} is not a URL (expected http(s)://[user:password@]host:port/database)`);
+    throw new ImportCannotRun(
+      `--from ${JSON.stringify(from)} is not a URL (expected http(s)://[user:password@]host:port/database)`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ImportCannotRun(`--from must be an http or https URL of a CouchDB database, got ${url.protocol}`);
   }
   const segments = url.pathname.split('/').filter((segment) => segment !== '');
   const database = segments.pop();
-  if (database === undefined) throw new ImportCannotRun('--from names no database: add its name to the URL path (…/registry)');
+  if (database === undefined)
+    throw new ImportCannotRun('--from names no database: add its name to the URL path (…/registry)');
   url.pathname = segments.length === 0 ? '/' : `/${segments.join('/')}/`;
   const server = url.toString();
   url.username = '';
@@ -55,11 +55,11 @@ interface CouchError {
   cause?: { code?: string };
 }
 
-/** A CouchDB answer (or its absence) as the clear message of exit 2. */
 function cannotRun(error: unknown, name: string): ImportCannotRun {
   const failure = (error ?? {}) as CouchError;
   const status = failure.statusCode;
-  if (status === 401 || status === 403) return new ImportCannotRun(`CouchDB refused the credentials for ${name} (HTTP ${status})`);
+  if (status === 401 || status === 403)
+    return new ImportCannotRun(`CouchDB refused the credentials for ${name} (HTTP ${status})`);
   if (status === 404) return new ImportCannotRun(`CouchDB has no database ${name} (HTTP 404)`);
   const code = failure.code ?? failure.cause?.code;
   if (status === undefined) {

@@ -1,0 +1,140 @@
+/**
+ * The integrator (docs/decisions/0066-log-order-and-integration.md): on the node holding the log's lease, every
+ * INTERVAL_MS, it takes the entries committed since the last checkpoint, appends their hashes to the tiles, and signs
+ * and publishes the next checkpoint. None of it runs on a write's path: a write only stores its revision's place
+ * (on SQLite with its entry: docs/decisions/0071-sqlite-writes-carry-their-log-entry.md).
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  appendLeaves,
+  EMPTY_ROOT,
+  leafHash,
+  levelCount,
+  rootFromEdge,
+  splitHashes,
+  TILE_WIDTH,
+  type TreeEdge,
+} from '../../domain/log/merkle.js';
+import { checkpointText, signNote } from '../../domain/log/note.js';
+import type { LogStore } from '../../store/log.js';
+import type { LogIdentity } from './identity.js';
+
+/** Well inside the 2 s within which a revision must be in a checkpoint. */
+const INTERVAL_MS = 100;
+/** Short: a node that dies holding it delays the next checkpoint by at most this much. */
+const LEASE_MS = 1_500;
+/** Entries per checkpoint at most: a backlog (a first start on a large store) is integrated in steps. */
+const BATCH = 4096;
+/** Leaf hashes per slice, with a turn of the event loop between slices. */
+const HASH_SLICE = 512;
+
+export interface IntegratorLog {
+  error(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+/** The last tile of each level with hashes, as much of it as a tree of `size` holds. */
+async function readEdge(store: LogStore, size: number): Promise<TreeEdge> {
+  const edge: TreeEdge = [];
+  for (let level = 0; levelCount(level, size) > 0; level++) {
+    const count = levelCount(level, size) % TILE_WIDTH;
+    const index = Math.floor(levelCount(level, size) / TILE_WIDTH);
+    const stored = count === 0 ? Buffer.alloc(0) : await store.tile(level, index);
+    if (stored === undefined || stored.length < count * 32)
+      throw new Error(`the log's tile ${level}/${index} misses hashes`);
+    edge.push(splitHashes(stored.subarray(0, count * 32)));
+  }
+  return edge;
+}
+
+export class LogIntegrator {
+  private readonly holder = `${randomBytes(8).toString('hex')}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  /** `undefined` until the log's key is known; false on a node whose key is not the log's. */
+  private signs: boolean | undefined;
+  private failing = false;
+
+  constructor(
+    private readonly store: LogStore,
+    private readonly identity: LogIdentity,
+    private readonly log: IntegratorLog,
+  ) {}
+
+  /** Resolves after the first pass: a node that starts a log serves its first checkpoint at once. */
+  async start(): Promise<void> {
+    this.running = this.passLogged().then((more) => this.schedule(more ? 0 : INTERVAL_MS));
+    await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.passLogged().then((more) => this.schedule(more ? 0 : INTERVAL_MS));
+    }, ms);
+  }
+
+  private passLogged(): Promise<boolean> {
+    return this.pass().then(
+      (more) => {
+        this.failing = false;
+        return more;
+      },
+      (error: unknown) => {
+        // Once per spell of failures: the store may be away for a while.
+        if (!this.failing) this.log.error({ err: error }, 'the transparency log could not be integrated');
+        this.failing = true;
+        return false;
+      },
+    );
+  }
+
+  /** True when entries are still waiting (a batch was full). */
+  private async pass(): Promise<boolean> {
+    if (this.signs === undefined) {
+      const logKey = await this.store.claimKey(this.identity.vkey);
+      this.signs = logKey === this.identity.vkey;
+      if (!this.signs) {
+        this.log.error(
+          { logKey, nodeKey: this.identity.vkey },
+          "this node's transparency log key is not the log's: it does not sign, and serves the log as the nodes with the log's key sign it",
+        );
+      }
+    }
+    if (!this.signs || !(await this.store.lead(this.holder, LEASE_MS))) return false;
+    const head = await this.store.head();
+    if (head.checkpoint === undefined) {
+      if (head.size === 0) await this.store.start(EMPTY_ROOT, this.sign(0, EMPTY_ROOT));
+      return false;
+    }
+    const batch = await this.store.next(BATCH);
+    if (batch === undefined || batch.size !== head.size) return false;
+    const edge = await readEdge(this.store, batch.size);
+    // The tiles must give the published root: never extend a tree that is not the one signed.
+    if (head.root === undefined || !rootFromEdge(edge, batch.size).equals(head.root)) {
+      throw new Error(`the log's tiles do not give the root of its checkpoint at size ${batch.size}`);
+    }
+    const size = batch.size + batch.entries.length;
+    const leaves: Buffer[] = [];
+    for (const [i, entry] of batch.entries.entries()) {
+      if (i > 0 && i % HASH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      leaves.push(leafHash(entry));
+    }
+    const appended = appendLeaves(edge, batch.size, leaves);
+    const root = rootFromEdge(appended.edge, size);
+    const published = await batch.append(appended.tiles, root, this.sign(size, root));
+    return published && batch.entries.length === BATCH;
+  }
+
+  private sign(size: number, root: Buffer): string {
+    const { origin, privateKey } = this.identity;
+    return signNote(checkpointText({ origin, size, root }), origin, privateKey);
+  }
+}

@@ -1,7 +1,6 @@
 /**
- * API keys. The INI file names a role per section and `name = key` per line; the key travels as the Basic-auth
- * user name (the password part is ignored) or as a Bearer token. Writes need a known key (401 otherwise);
- * reads need none, and an unknown key on a read is simply ignored.
+ * API keys (docs/decisions/0006-api-keys-and-roles.md): the Basic-auth user name or a Bearer token. Reads need
+ * none, and an unknown key on a read is ignored.
  */
 import fp from 'fastify-plugin';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,7 +22,7 @@ declare module 'fastify' {
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function parseAuthFile(text: string): ApiKeys {
+function parseAuthFile(text: string): ApiKeys {
   const keys = new Map<string, Principal>();
   const sections = parse(text) as Record<string, unknown>;
   for (const role of ROLES) {
@@ -36,10 +35,7 @@ export function parseAuthFile(text: string): ApiKeys {
   return keys;
 }
 
-/**
- * Reads the key file, creating it with fresh random keys when it does not exist yet.
- * Returns the file's text when it was just created, so the caller can show the keys once.
- */
+/** A file just created, with fresh keys, comes with its text, so the caller can show the keys once. */
 export function ensureAuthFile(path: string): { keys: ApiKeys; createdText?: string } {
   if (existsSync(path)) return { keys: parseAuthFile(readFileSync(path, 'utf8')) };
   const fresh = () => randomBytes(16).toString('hex');
@@ -53,14 +49,11 @@ export function ensureAuthFile(path: string): { keys: ApiKeys; createdText?: str
   return { keys: parseAuthFile(text), createdText: text };
 }
 
-/** Base64 as RFC 4648 writes it: the alphabet, in groups of four, padded; nothing else around or inside. */
+/** RFC 4648, padded, nothing else around or inside. */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/**
- * The key from `Authorization: Basic base64(key:ignored)` or `Authorization: Bearer key`. Basic credentials that
- * are not valid base64 carry no key (Node's decoder would skip what it cannot read and find one anyway).
- */
-export function keyFromHeader(header: string | undefined): string | undefined {
+/** Basic credentials that are not strict base64 carry no key: Node's decoder skips what it cannot read. */
+function keyFromHeader(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const space = header.indexOf(' ');
   if (space === -1) return undefined;

@@ -1,16 +1,6 @@
 /**
- * What one connection may hold of the node (decisions.md §15), on the raw HTTP server (Fastify's `inject` has no
- * connections):
- *
- * - at most `maxPerClient` open connections per TCP peer address; one beyond is closed at once, unanswered;
- * - a request whose body pauses longer than `requestTimeout` between two bytes is answered 408 (when nothing was
- *   answered yet) and its connection closed; a body that keeps arriving is never cut;
- * - a request answered before its body arrived (401, 404, 412 …) keeps its connection only while the rest of the
- *   body keeps arriving, with the same bound.
- *
- * The wait for a request's headers, and a connection that sends nothing, are bounded by Node's own
- * `headersTimeout` (set in app.ts, answered by `clientErrorHandler`). Node's `requestTimeout` is not used: it
- * bounds the whole request, so it would cut a slow upload that never pauses.
+ * Bounds on a connection (docs/decisions/0042-connection-bounds.md), on the raw server. A body's pauses are bounded,
+ * not the whole request: that would cut a slow upload. The headers are bounded by Node's `headersTimeout` (app.ts).
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
@@ -18,19 +8,17 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { envelope } from '../domain/errors.js';
 import { closingErrorHeaders, REQUEST_TIMEOUT_ENTRY } from './errors.js';
+import { requestIdOf } from './headers.js';
 
-export interface ConnectionLimits {
-  /** REQUEST_TIMEOUT, milliseconds. */
+interface ConnectionLimits {
   requestTimeout: number;
-  /** KEEP_ALIVE_TIMEOUT, milliseconds. */
   keepAliveTimeout: number;
-  /** MAX_CONNECTIONS_PER_CLIENT. */
   maxPerClient: number;
 }
 
 const TIMEOUT_BODY = JSON.stringify(envelope([REQUEST_TIMEOUT_ENTRY]));
 
-/** Counts each peer's open connections and closes the ones beyond the cap. */
+/** One beyond the cap is closed at once, unanswered. */
 function capPerClient(maxPerClient: number): (socket: Socket) => void {
   const open = new Map<string, number>();
   return (socket) => {
@@ -47,7 +35,6 @@ function capPerClient(maxPerClient: number): (socket: Socket) => void {
   };
 }
 
-/** Whether the request has a body to wait for (a length above 0, or chunks). */
 function hasBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -59,10 +46,8 @@ interface Exchange {
 }
 
 /**
- * Bounds the pauses of a request's body with the socket's inactivity timer, which runs only while a body is owed:
- * it is stopped once the body has all arrived, so the answer (a download, a change stream) is never bounded by it.
- * The server's `timeout` listener replaces Node's (which destroys the socket): it answers a body that paused too
- * long, and closes idle kept-alive connections as Node would.
+ * The socket's inactivity timer runs only while a body is owed, so an answer (a download, a change stream) is never
+ * bounded by it. This `timeout` listener replaces Node's, which would destroy the socket without a 408.
  */
 function boundBodyPauses(server: Server, { requestTimeout, keepAliveTimeout }: ConnectionLimits): void {
   const owed = new WeakMap<Socket, Exchange>();
@@ -96,7 +81,11 @@ function boundBodyPauses(server: Server, { requestTimeout, keepAliveTimeout }: C
       return;
     }
     if (response.headersSent) return void socket.destroy();
-    response.writeHead(408, closingErrorHeaders(TIMEOUT_BODY));
+    const id = requestIdOf(request);
+    response.writeHead(408, {
+      ...closingErrorHeaders(TIMEOUT_BODY),
+      ...(id === undefined ? {} : { 'X-Request-ID': id }),
+    });
     response.end(TIMEOUT_BODY);
     // A peer that never reads the answer does not keep the socket: it is freed at the latest a second later.
     setTimeout(() => socket.destroy(), 1000).unref();

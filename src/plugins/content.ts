@@ -1,22 +1,18 @@
 /**
- * Request bodies: JSON in UTF-8, or `multipart/form-data` where the operation declares it (the document service's
- * upload), and nothing else. The content type is checked before the body is read (415, naming the types the
- * operation takes), then its size (413: Fastify's bodyLimit for JSON; for multipart a declared length beyond the
- * largest file plus room for the form's own lines, the rest as the file streams in), then, for JSON, its bytes
- * and syntax (422). Multipart bodies are parsed by @fastify/multipart, registered after this plugin.
+ * Request bodies: JSON in UTF-8, or multipart where the operation declares it. The type is checked before the body
+ * is read, then the size, then the bytes (docs/decisions/0014-order-of-checks.md).
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, refusals } from '../domain/errors.js';
 import { fileTooLarge } from '../domain/documents.js';
 import { contentTypeError } from './errors.js';
-import { OPERATIONS } from './contract.js';
+import { OPERATIONS } from '../contract/document.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** `application/json`, optionally with `charset=utf-8`; any other type or charset is refused. */
-export function isAcceptedContentType(header: string | undefined): boolean {
+function isAcceptedContentType(header: string | undefined): boolean {
   if (!header) return false;
   const [type, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
   if (type !== 'application/json') return false;
@@ -26,7 +22,11 @@ export function isAcceptedContentType(header: string | undefined): boolean {
   });
 }
 
-function parseJsonBody(_request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void): void {
+function parseJsonBody(
+  _request: FastifyRequest,
+  body: Buffer,
+  done: (error: Error | null, body?: unknown) => void,
+): void {
   let text: string;
   try {
     text = utf8.decode(body);
@@ -34,26 +34,47 @@ function parseJsonBody(_request: FastifyRequest, body: Buffer, done: (error: Err
     done(ApiError.one(422, 'body', 'data', 'The body is not valid UTF-8'));
     return;
   }
+  let value: unknown;
   try {
-    done(null, JSON.parse(text));
+    value = JSON.parse(text);
   } catch {
     done(refusals.notDecodable());
+    return;
   }
+  // Escaped surrogates only: raw bytes cannot encode one in valid UTF-8.
+  if (SURROGATE_ESCAPE.test(text) && !isWellFormedJson(value)) {
+    done(ApiError.one(422, 'body', 'data', 'The body holds a string that is not valid Unicode (a lone surrogate)'));
+    return;
+  }
+  done(null, value);
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * Every string and name valid Unicode: what is stored is also logged as RFC 8785 JSON, which has no lone surrogate
+ * (docs/decisions/0065-transparency-log-entries-and-tree.md).
+ */
+function isWellFormedJson(value: unknown): boolean {
+  if (typeof value === 'string') return value.isWellFormed();
+  if (Array.isArray(value)) return value.every(isWellFormedJson);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).every(([name, item]) => name.isWellFormed() && isWellFormedJson(item));
+  }
+  return true;
 }
 
 const MULTIPART = 'multipart/form-data';
-/** Room for a multipart form's boundaries, part headers and small fields beside its one file. */
+/** For the form's boundaries, part headers and small fields beside its one file. */
 const MULTIPART_ALLOWANCE = 1024 * 1024;
 
-/** The request body types of each operation, as the document declares them. */
 const REQUEST_TYPES = new Map(OPERATIONS.map((operation) => [operation.operationId, operation.requestTypes]));
 
 function mediaTypeOf(header: string | undefined): string {
   return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-export interface ContentOptions {
-  /** The largest file a multipart upload may carry (DS_MAX_BYTES). */
+interface ContentOptions {
   maxFileBytes: number;
 }
 
@@ -61,11 +82,12 @@ async function content(app: FastifyInstance, options: ContentOptions): Promise<v
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody);
 
-  // Only operations that take a body get the check (a route-level hook): reads pay nothing for it.
+  // A route-level hook: reads pay nothing for it.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (route.config?.operationId === undefined || !methods.some((method) => BODY_METHODS.has(method))) return;
-    const existing = route.preParsing === undefined ? [] : Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing];
+    const existing =
+      route.preParsing === undefined ? [] : Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing];
     route.preParsing = [...existing, checkContent];
   });
 

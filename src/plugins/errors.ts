@@ -1,18 +1,15 @@
-/**
- * Every failure leaves as the JSON envelope `{ status: "error", errors: [...] }`: thrown ApiErrors, Fastify's own
- * errors (415, 413, bad URLs), rate-limit and cookie refusals, unknown paths (404) and wrong methods (405).
- */
+/** Every failure, Fastify's and Node's own too, leaves as the envelope (docs/decisions/0013-one-error-envelope.md). */
 import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, envelope, type ErrorEntry } from '../domain/errors.js';
 import { JSON_TYPE } from '../domain/serialize.js';
-import { StoreBusyError } from '../store/types.js';
+import { StoreBusyError, StoreRefusal } from '../store/types.js';
+import { newRequestId } from './headers.js';
 import { parameterError } from './operations.js';
 
-
-/** The original's 415 entry, naming the media types the operation takes. */
+/** The original's wording. */
 function contentTypeEntry(types: readonly string[]): ErrorEntry {
   return {
     location: 'header',
@@ -21,7 +18,6 @@ function contentTypeEntry(types: readonly string[]): ErrorEntry {
   };
 }
 
-/** Maps Fastify's own error codes onto the registry's envelope. */
 const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => ApiError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => contentTypeError(),
   FST_ERR_CTP_BODY_TOO_LARGE: () =>
@@ -36,11 +32,18 @@ const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => ApiError> = {
 export const contentTypeError = (types: readonly string[] = ['application/json']): ApiError =>
   new ApiError(415, [contentTypeEntry(types)]);
 
+/** A write refused whole (docs/decisions/0073-store-refusals-answered-503.md): 503, when to try again. */
+function storeRefusal(error: StoreRefusal): ApiError {
+  const [location, name] = error instanceof StoreBusyError ? (['body', 'data'] as const) : (['url', 'store'] as const);
+  return new ApiError(503, [{ location, name, description: error.description }], {
+    'Retry-After': String(error.retryAfterSeconds),
+  });
+}
+
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof StoreBusyError) return ApiError.one(503, 'body', 'data', 'The storage is busy, please retry.');
+  if (error instanceof StoreRefusal) return storeRefusal(error);
   const candidate = error as Partial<FastifyError> & { errors?: ErrorEntry[]; headers?: Record<string, string> };
-  // A path parameter, query parameter or header that failed the route schema compiled from the document.
   if (Array.isArray(candidate.validation)) return parameterError(candidate.validationContext, candidate.validation);
   // Plugins (rate limit, cookie) throw plain objects that already carry the envelope's entries.
   if (Array.isArray(candidate.errors) && typeof candidate.statusCode === 'number') {
@@ -55,7 +58,7 @@ function toApiError(error: unknown): ApiError {
   return ApiError.one(500, 'url', 'server', 'Internal Server Error');
 }
 
-/** Writes the envelope as a finished string so that no serializer, pretty option or JSONP can touch it. */
+/** A finished string, so that no serializer, pretty option or JSONP can touch it. */
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply
@@ -65,7 +68,7 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
     .send(JSON.stringify(envelope(error.errors)));
 }
 
-/** True for requests that reached a real operation (not the 404 handler, not a 405 stand-in). */
+/** Not the 404 handler, not a 405 stand-in. */
 export function isOperation(request: FastifyRequest): boolean {
   return !request.is404 && request.routeOptions.config.methodNotAllowed !== true;
 }
@@ -73,7 +76,8 @@ export function isOperation(request: FastifyRequest): boolean {
 async function errors(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (error instanceof StoreRefusal) request.log.warn({ err: error }, 'write refused by the store');
+    else if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, apiError);
   });
 
@@ -84,22 +88,25 @@ async function errors(app: FastifyInstance): Promise<void> {
 
 export default fp(errors, { name: 'errors' });
 
-/** Fastify factory options that keep the envelope even for errors raised before any hook runs. */
+/** For errors raised before any hook runs. */
 export const frameworkErrors = (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
   void sendError(reply, toApiError(error));
 };
 
-/** A request whose headers, or the next bytes of whose body, did not arrive within REQUEST_TIMEOUT. */
-export const REQUEST_TIMEOUT_ENTRY: ErrorEntry = { location: 'header', name: 'request', description: 'Request timeout' };
+export const REQUEST_TIMEOUT_ENTRY: ErrorEntry = {
+  location: 'header',
+  name: 'request',
+  description: 'Request timeout',
+};
 
-/** Node's parser errors that have a status of their own; any other unparsable request is a 400. */
+/** Any other unparsable request is a 400. */
 const CLIENT_ERRORS: Record<string, [number, ErrorEntry]> = {
   HPE_HEADER_OVERFLOW: [431, { location: 'header', name: 'headers', description: 'The request headers are too large' }],
   ERR_HTTP_REQUEST_TIMEOUT: [408, REQUEST_TIMEOUT_ENTRY],
 };
 const NOT_HTTP: ErrorEntry = { location: 'header', name: 'request', description: 'The request is not valid HTTP/1.1' };
 
-/** The headers of an error written outside Fastify (on the raw socket or response), after which the connection closes. */
+/** For an error written outside Fastify, after which the connection closes. */
 export function closingErrorHeaders(body: string): Record<string, string | number> {
   return {
     'Content-Type': JSON_TYPE,
@@ -110,11 +117,14 @@ export function closingErrorHeaders(body: string): Record<string, string | numbe
 }
 
 /**
- * Requests Node cannot parse, or whose headers did not arrive in time, never reach Fastify's hooks: they are
- * answered here, on the raw socket, in the same envelope and headers as every other error, unless an answer is
- * already on its way on that connection (writing would corrupt it), and the connection is closed.
+ * Requests Node cannot parse, or whose headers came too late, never reach Fastify: answered on the raw socket,
+ * unless an answer is already on its way there (writing would corrupt it).
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(
+  this: FastifyInstance | undefined,
+  error: Error & { code?: string },
+  socket: Socket,
+): void {
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
@@ -122,7 +132,12 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   }
   const [status, entry] = CLIENT_ERRORS[error.code ?? ''] ?? [400, NOT_HTTP];
   const body = JSON.stringify(envelope([entry]));
-  const head = Object.entries(closingErrorHeaders(body)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  // Every answer names the id its log line carries (docs/decisions/0062-smaller-rules-of-round-two.md).
+  const reqId = newRequestId();
+  this?.log.debug({ reqId, code: error.code, statusCode: status }, 'request not parsed: answered on the socket');
+  const head = Object.entries({ ...closingErrorHeaders(body), 'X-Request-ID': reqId })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
   // A peer that never reads the answer does not keep the socket: it is freed at the latest a second later.
   setTimeout(() => socket.destroy(), 1000).unref();

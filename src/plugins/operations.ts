@@ -1,17 +1,13 @@
 /**
- * Serves the document's operations, as fastify-openapi-glue does: each operation of openapi/openapi.yaml becomes
- * a route (method, path under the document's `servers` prefix) with the Fastify schemas of its path parameters,
- * query and headers, and the handler of the same `operationId`. Every other method of a documented path is 405
- * with `Allow` listing the document's methods. Request bodies are not in the route schemas: they are judged by
- * the services after 404 and 403 (decisions.md §8), as are the parameters marked `x-checked-after-lookup`.
+ * A route per operation of the document, as fastify-openapi-glue does, and 405 for a path's other methods. Bodies
+ * are not in the route schemas: the services judge them after 404 and 403 (docs/decisions/0014-order-of-checks.md).
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
-import type { OperationHandlers, OperationId, RouteOf } from '../routes/types.js';
-import { allowedMethods, OPERATIONS, type Operation, type Parameter } from './contract.js';
+import type { OperationHandlers, OperationId, RouteOf } from '../contract/handlers.js';
+import { allowedMethods, OPERATIONS, type Operation, type Parameter } from '../contract/document.js';
 
-/** Fastify's name of each parameter place, and the error location the envelope gives it. */
 const PLACES = {
   path: { schema: 'params', location: 'url' },
   query: { schema: 'querystring', location: 'querystring' },
@@ -22,9 +18,8 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The document's `operationId` of the route. */
     operationId?: string;
-    /** Marks the stand-in route that answers 405 for methods a path does not have. */
+    /** The stand-in route that answers 405. */
     methodNotAllowed?: boolean;
   }
 }
@@ -34,13 +29,16 @@ function objectSchema(parameters: Parameter[], lowerCase: boolean): Record<strin
   return {
     type: 'object',
     properties: Object.fromEntries(
-      parameters.map((parameter) => [name(parameter), parameter['x-checked-after-lookup'] === true ? {} : (parameter.schema ?? {})]),
+      parameters.map((parameter) => [
+        name(parameter),
+        parameter['x-checked-after-lookup'] === true ? {} : (parameter.schema ?? {}),
+      ]),
     ),
     required: parameters.filter((parameter) => parameter.required === true).map(name),
   };
 }
 
-/** The route schema of an operation: one object schema per parameter place (cookies are the cookie plugin's). */
+/** Cookies are the cookie plugin's. */
 function routeSchema(operation: Operation): Record<string, unknown> {
   const schema: Record<string, unknown> = {};
   for (const [place, { schema: key }] of Object.entries(PLACES)) {
@@ -57,14 +55,15 @@ interface SchemaIssue {
   params: Record<string, unknown>;
 }
 
-/** A parameter that failed its route schema, in the envelope: 400 at the parameter's place and name. */
 export function parameterError(context: string | undefined, issues: readonly SchemaIssue[]): ApiError {
   const place = Object.values(PLACES).find((entry) => entry.schema === context) ?? PLACES.query;
   return new ApiError(
     400,
     issues.map((issue) => {
-      const name = issue.keyword === 'required' ? String(issue.params.missingProperty) : issue.instancePath.split('/')[1] ?? '';
-      const description = issue.keyword === 'required' ? 'This field is required.' : `Invalid ${name}: ${issue.message ?? 'not allowed'}`;
+      const name =
+        issue.keyword === 'required' ? String(issue.params.missingProperty) : (issue.instancePath.split('/')[1] ?? '');
+      const description =
+        issue.keyword === 'required' ? 'This field is required.' : `Invalid ${name}: ${issue.message ?? 'not allowed'}`;
       return { location: place.location, name, description };
     }),
   );
@@ -74,18 +73,39 @@ function notAllowed(allow: string) {
   return async (request: FastifyRequest) => {
     throw new ApiError(
       405,
-      [{ location: 'method', name: 'method', description: `${request.method} is not allowed here; this path accepts ${allow}` }],
+      [
+        {
+          location: 'method',
+          name: 'method',
+          description: `${request.method} is not allowed here; this path accepts ${allow}`,
+        },
+      ],
       { allow },
     );
   };
 }
 
-/** Serves one operation with its handler, typed by the operation (its parameters are the route's generic). */
-function addOperation<K extends OperationId>(app: FastifyInstance, operation: Operation, id: K, handlers: OperationHandlers): void {
+function addOperation<K extends OperationId>(
+  app: FastifyInstance,
+  operation: Operation,
+  id: K,
+  handlers: OperationHandlers,
+): void {
+  const rest = operation.parameters.find((parameter) => parameter['x-rest-of-path'] === true)?.name;
   app.route<RouteOf<K>>({
     method: operation.method,
     url: operation.url,
     schema: routeSchema(operation),
+    // The wildcard's value under the parameter's own name, before the parameters are checked.
+    ...(rest === undefined
+      ? {}
+      : {
+          preValidation: async (request: FastifyRequest) => {
+            const params = request.params as Record<string, string | undefined>;
+            params[rest] = params['*'];
+            delete params['*'];
+          },
+        }),
     config: { operationId: operation.operationId, ...(operation.rateLimited ? {} : { rateLimit: false }) },
     handler: handlers[id],
   });
@@ -97,7 +117,9 @@ async function operations(app: FastifyInstance, options: { handlers: OperationHa
   const missing = [...documented].filter((id) => !Object.hasOwn(handlers, id));
   const extra = Object.keys(handlers).filter((id) => !documented.has(id));
   if (missing.length > 0 || extra.length > 0) {
-    throw new Error(`Handlers and the document disagree: no handler for [${missing.join(', ')}], no operation for [${extra.join(', ')}]`);
+    throw new Error(
+      `Handlers and the document disagree: no handler for [${missing.join(', ')}], no operation for [${extra.join(', ')}]`,
+    );
   }
 
   const isOperationId = (id: string): id is OperationId => Object.hasOwn(handlers, id);

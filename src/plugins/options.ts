@@ -1,7 +1,6 @@
 /**
- * Response options (`opt_pretty`, `opt_jsonp`, `opt_fields`) from the query string or from the body's
- * `options` object, which wins. They shape successful responses only: errors are never pretty or wrapped.
- * Every response body is written by domain/serialize.ts so that amounts keep their float form (`100.0`).
+ * Response options (docs/decisions/0016-response-options.md): successful answers only, errors are never pretty or
+ * wrapped. Every body is written by domain/serialize.ts, so amounts keep their float form.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +9,7 @@ import { isJsonObject } from '../domain/json.js';
 import { toJson } from '../domain/serialize.js';
 import { JSON_TYPE } from '../domain/serialize.js';
 
-export interface ResponseOptions {
+interface ResponseOptions {
   pretty: boolean;
   jsonp: string | undefined;
   fields: string | undefined;
@@ -23,8 +22,9 @@ declare module 'fastify' {
   }
 }
 
-/** A plain JavaScript identifier path (`cb`, `app.handlers.cb`): anything else could inject script. */
+/** Identifier paths (`app.handlers.cb`) only: anything else could inject script. */
 const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const JSONP_TYPE = 'application/javascript; charset=utf-8';
 /** As declared for `opt_jsonp` in the OpenAPI document. */
 const CALLBACK_MAX = 200;
 
@@ -36,14 +36,23 @@ function queryValue(query: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Query form and body form merged, the body winning (decisions.md §7). Empty `opt_pretty` counts as given. */
-export function readOptions(query: unknown, body: unknown): ResponseOptions {
+/** The body's `options` win over the query; an empty `opt_pretty` counts as given. */
+function readOptions(query: unknown, body: unknown): ResponseOptions {
   const fromBody = isJsonObject(body) && isJsonObject(body.options) ? body.options : {};
   const queryPretty = isJsonObject(query) && 'opt_pretty' in query;
   const jsonpSource = 'jsonp' in fromBody ? 'body' : 'querystring';
   const jsonp = 'jsonp' in fromBody ? fromBody.jsonp : queryValue(query, 'opt_jsonp');
-  if (jsonp !== undefined && jsonp !== null && (typeof jsonp !== 'string' || jsonp.length > CALLBACK_MAX || !CALLBACK.test(jsonp))) {
-    throw ApiError.one(400, jsonpSource, jsonpSource === 'body' ? 'options' : 'opt_jsonp', 'Invalid JSONP callback function name.');
+  if (
+    jsonp !== undefined &&
+    jsonp !== null &&
+    (typeof jsonp !== 'string' || jsonp.length > CALLBACK_MAX || !CALLBACK.test(jsonp))
+  ) {
+    throw ApiError.one(
+      400,
+      jsonpSource,
+      jsonpSource === 'body' ? 'options' : 'opt_jsonp',
+      'Invalid JSONP callback function name.',
+    );
   }
   const fields = 'fields' in fromBody ? fromBody.fields : queryValue(query, 'opt_fields');
   return {
@@ -79,14 +88,19 @@ async function options(app: FastifyInstance): Promise<void> {
   app.addHook('onSend', (request, reply, payload, done) => {
     const options = request.responseOptions;
     const reshaped = options !== null && (options.pretty || options.jsonp !== undefined) && succeeded(reply);
-    // Bodies served as stored bytes become text only when an option has to rewrite them.
     if (reshaped && Buffer.isBuffer(payload) && isJson(reply)) payload = payload.toString('utf8');
     if (reshaped && options.pretty && typeof payload === 'string' && isJson(reply)) {
       payload = toJson(JSON.parse(payload), { pretty: true });
     }
     const callback = options?.jsonp;
+    // HEAD without a body (routes/http.ts, `answerHead`): the type GET's wrapped body would have.
+    if (reshaped && callback !== undefined && request.method === 'HEAD' && typeof payload !== 'string') {
+      reply.header('content-type', JSONP_TYPE);
+      done(null, payload);
+      return;
+    }
     if (reshaped && callback !== undefined && typeof payload === 'string') {
-      reply.header('content-type', 'application/javascript; charset=utf-8');
+      reply.header('content-type', JSONP_TYPE);
       // The comment prefix defeats content sniffing attacks on JSONP endpoints; U+2028/9 are not valid in older JS.
       done(null, `/**/${callback}(${payload.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`);
       return;

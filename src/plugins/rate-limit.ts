@@ -1,19 +1,6 @@
 /**
- * Rate control (registry-spec "Limits", decisions.md §8): at most `max` requests per `timeWindow` per client
- * address, 429 with the JSON error envelope and `Retry-After` beyond it.
- *
- * - @fastify/rate-limit's handler, added as an app-level onRequest hook by this plugin (the plugin's own
- *   `global` mode would add route-level hooks, which run after every app-level hook, so after the API key):
- *   registration order is the order of checks, cluster cookie (412) → rate (429) → API key (401).
- *   Requests that matched no route (404), routes marked `config.methodNotAllowed` (405) and routes marked
- *   `config.rateLimit: false` (the health check the load balancer polls) are not counted.
- * - The key is `request.ip`: behind a load balancer, the app's `trustProxy` (TRUST_PROXY) makes it the client's
- *   address from X-Forwarded-For instead of the balancer's.
- * - With `redisUrl`, the counters live in Redis (ioredis), so every node of a cluster enforces one limit per
- *   client. Should Redis be unreachable, requests are served (the limit is not enforced) and a warning logged.
- * - `onRefused` is told of every 429 (the metrics' count, when METRICS_PORT is set).
- * - The 429 is thrown as an ApiError (statusCode 429, `errors`): a builder result without `statusCode` would
- *   become a 500 (fastify-notes §3.1).
+ * The rate limit (docs/decisions/0018-rate-limit.md), per `request.ip`, in an app-level hook: the plugin's `global`
+ * mode adds route-level hooks, which would run after the API key. An unreachable Redis is logged, requests served.
  */
 import fp from 'fastify-plugin';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -22,20 +9,18 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import './operations.js'; // the `methodNotAllowed` route config flag
 
-export interface RateLimitOptions {
-  /** Requests per window per client address (`RATE_LIMIT_MAX`). */
+interface RateLimitOptions {
   max: number;
-  /** Milliseconds, or words such as `1 minute` (`RATE_LIMIT_WINDOW`). */
+  /** Milliseconds, or words such as `1 minute`. */
   timeWindow: number | string;
-  /** `REDIS_URL`: share the counters across the nodes of a cluster. */
+  /** Counters shared by the nodes of a cluster. */
   redisUrl?: string | undefined;
-  /** Prefix of the Redis keys, so registries sharing one Redis count apart. */
+  /** So registries sharing one Redis count apart. */
   nameSpace?: string;
-  /** Called for every request refused (the metrics' count). */
   onRefused?: (() => void) | undefined;
 }
 
-export const DEFAULT_RATE_NAMESPACE = 'claimrights-registry:rate:';
+const DEFAULT_RATE_NAMESPACE = 'claimrights-registry:rate:';
 
 function describeWindow(timeWindow: number | string): string {
   if (typeof timeWindow === 'string') return timeWindow;
@@ -50,8 +35,7 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitOptions> = async (fastify, op
 
   let redis: Redis | undefined;
   if (redisUrl) {
-    // The rate-limit README: ioredis defaults are not suited to rate limiting (a request would wait for Redis).
-    // Loaded only here: without REDIS_URL, start-up need not pay for the client.
+    // ioredis's defaults would make a request wait for Redis. Loaded only here: start-up need not pay for it.
     const { Redis: RedisClient } = await import('ioredis');
     const client = new RedisClient(redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
     let healthy = true;
@@ -77,6 +61,7 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitOptions> = async (fastify, op
     keyGenerator: (request) => request.ip,
     ...(options.onRefused ? { onExceeded: options.onRefused } : {}),
     ...(redis ? { redis, nameSpace: options.nameSpace ?? DEFAULT_RATE_NAMESPACE, skipOnError: true } : {}),
+    // Thrown as an ApiError: a result without `statusCode` would become a 500.
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       return new ApiError(
@@ -103,5 +88,5 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitOptions> = async (fastify, op
   });
 };
 
-export const rateLimit = fp(rateLimitPlugin, { fastify: '5.x', name: 'registry-rate-limit' });
+const rateLimit = fp(rateLimitPlugin, { fastify: '5.x', name: 'registry-rate-limit' });
 export default rateLimit;

@@ -1,53 +1,29 @@
 /**
- * Checks every reply against the OpenAPI document before it leaves (setting `VALIDATE_REPLIES`; the test suite
- * runs with it on): the status is declared for the operation, the content type is one the response declares,
- * the body validates against that response's schema, and `X-Content-Type-Options: nosniff` is set. Requests that
- * reached no operation (404, 405) must get the error envelope; routes marked `outsideDocument` (the files of the
- * docs page) are not checked. A reply that breaks the document is replaced by a 500 naming the break, and logged,
- * so the contract cannot drift unnoticed.
+ * With VALIDATE_REPLIES (on in the tests), a reply that breaks the document becomes a logged 500 naming the break,
+ * so the contract cannot drift unnoticed (docs/decisions/0003-replies-checked-against-the-document.md).
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { addRegistryFormats } from '../domain/codes.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ApiError, envelope } from '../domain/errors.js';
 import { JSON_TYPE } from '../domain/serialize.js';
-import { escapePointer, OPERATIONS, openApiDocument, resolve, type Operation } from './contract.js';
-
-const DOCUMENT_ID = 'registry-openapi';
+import { escapePointer, OPERATIONS, resolve, type Operation } from '../contract/document.js';
+import { replyBodyAt } from '../contract/validators.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A route that is no operation of the document (the docs page's files): its replies are not checked. */
+    /** Not an operation of the document (the docs page's files): not checked. */
     outsideDocument?: boolean;
   }
 }
 
-const ajv = addRegistryFormats(new Ajv2020({ strict: true, strictRequired: false, allErrors: true }));
-// OpenAPI keywords that are not JSON Schema are annotations here; the document's top level is not a schema.
-ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
-ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'tags', 'security', 'webhooks', 'jsonSchemaDialect']);
-ajv.addSchema({ ...openApiDocument, $id: DOCUMENT_ID });
-
-const compiled = new Map<string, ValidateFunction>();
-
-function validatorAt(pointer: string): ValidateFunction {
-  let validate = compiled.get(pointer);
-  if (validate === undefined) {
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer.split('/').map(encodeURIComponent).join('/')}` });
-    compiled.set(pointer, validate);
-  }
-  return validate;
-}
-
-const errorEnvelope = validatorAt('/components/schemas/Error');
+const errorEnvelope = replyBodyAt('/components/schemas/Error');
 const byId = new Map(OPERATIONS.map((operation) => [operation.operationId, operation]));
 
 function responseKey(operation: Operation, status: number): string | undefined {
   return [String(status), `${String(status)[0]}XX`, 'default'].find((key) => key in operation.responses);
 }
 
-/** JSONP as the document declares it on a parameter (`x-jsonp` of `opt_jsonp`): its media type and what it wraps. */
 interface Jsonp {
   mediaType: string;
   wraps: string;
@@ -75,7 +51,6 @@ function checkBody(validate: ValidateFunction, body: unknown, what: string): str
   return validate(body) ? undefined : `${what} does not match the document: ${describeErrors(validate)}`;
 }
 
-/** Whether a declared media type or range (`application/json`, `image/*`, `*\/*`) covers a reply's Content-Type. */
 function mediaRangeCovers(declared: string, contentType: string): boolean {
   const actual = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (declared === '*/*') return actual.includes('/');
@@ -83,7 +58,6 @@ function mediaRangeCovers(declared: string, contentType: string): boolean {
   return actual === declared;
 }
 
-/** What is wrong with the reply, or undefined when it keeps the document. */
 function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown): string | undefined {
   if (reply.getHeader('x-content-type-options') !== 'nosniff') return 'X-Content-Type-Options: nosniff is missing';
   const status = reply.statusCode;
@@ -91,7 +65,8 @@ function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
   if (request.routeOptions.config.outsideDocument === true) return undefined;
   // A CORS preflight answered for a trusted origin (plugins/cors.ts): the CORS protocol's, described in the document.
-  if (request.method === 'OPTIONS' && status === 204 && reply.hasHeader('access-control-allow-methods')) return undefined;
+  if (request.method === 'OPTIONS' && status === 204 && reply.hasHeader('access-control-allow-methods'))
+    return undefined;
   const operation = byId.get(request.routeOptions.config.operationId ?? '');
 
   if (operation === undefined) {
@@ -105,22 +80,29 @@ function breach(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   if (key === undefined) return `status ${status} is not declared for ${operation.operationId}`;
   if (request.method === 'HEAD' || status === 204 || status === 304) return undefined;
   const pointer = operation.responses[key] as string;
-  const content = (resolve({ $ref: `#${pointer}` }, pointer).node.content ?? {}) as Record<string, { schema?: unknown }>;
+  const content = (resolve({ $ref: `#${pointer}` }, pointer).node.content ?? {}) as Record<
+    string,
+    { schema?: unknown }
+  >;
   const jsonp = jsonpOf(operation);
   if (jsonp !== undefined && mediaRangeCovers(jsonp.mediaType, type)) {
-    // JSONP is declared on the `opt_jsonp` parameter: the operation's JSON answer of this status, wrapped.
-    if (content[jsonp.wraps]?.schema === undefined) return `${operation.operationId} ${key} has JSONP without a JSON answer`;
+    if (content[jsonp.wraps]?.schema === undefined)
+      return `${operation.operationId} ${key} has JSONP without a JSON answer`;
     if (text === undefined) return 'a JSONP body that is not text';
-    return checkBody(validatorAt(`${pointer}/content/${escapePointer(jsonp.wraps)}/schema`), unwrapJsonp(text), 'JSON inside the JSONP body');
+    return checkBody(
+      replyBodyAt(`${pointer}/content/${escapePointer(jsonp.wraps)}/schema`),
+      unwrapJsonp(text),
+      'JSON inside the JSONP body',
+    );
   }
   const mediaType = Object.keys(content).find((declared) => mediaRangeCovers(declared, type));
   if (mediaType === undefined) return `content type ${type} is not declared for ${operation.operationId} ${key}`;
   // A streamed body (a file of the document service) is not read here; its type was checked above.
   if (text === undefined || content[mediaType]?.schema === undefined) return undefined;
   const schemaPointer = `${pointer}/content/${escapePointer(mediaType)}/schema`;
-  if (mediaType !== 'application/json') return checkBody(validatorAt(schemaPointer), text, 'body');
+  if (mediaType !== 'application/json') return checkBody(replyBodyAt(schemaPointer), text, 'body');
   if (type !== JSON_TYPE) return `JSON reply of type ${type} instead of ${JSON_TYPE}`;
-  return checkBody(validatorAt(schemaPointer), JSON.parse(text), 'body');
+  return checkBody(replyBodyAt(schemaPointer), JSON.parse(text), 'body');
 }
 
 async function replyValidation(app: FastifyInstance): Promise<void> {

@@ -1,18 +1,7 @@
 /**
- * The cluster cookie (decisions.md §6): a client sticks to one node of the cluster by the `SERVER_ID` cookie.
- *
- * Value: `<serverId>.<startId>.<signature>`, signed with `COOKIE_SECRET` (the same on every node). The node name
- * comes first and in clear, so a load balancer can route by it without the secret (`nodeOfCookie`,
- * deploy/haproxy.cfg); `startId` names this process start, so a restarted node's earlier cookies are stale.
- *
- * This is the first check after routing (onRequest, app level): it runs before the rate limit (a route-level
- * onRequest hook), the API key and any body parsing, so a 412 changes nothing.
- *
- * - GET/HEAD (and any other non-write method) without the cookie: served, with `Set-Cookie`.
- * - A valid cookie of this node and this process start: served, no `Set-Cookie`.
- * - POST/PUT/PATCH/DELETE without the cookie, or a cookie of another node, of an earlier process of this node,
- *   or failing its signature, on any method: 412 with a fresh `Set-Cookie` and the JSON error envelope.
- * Requests that matched no route (404) and routes marked `config.methodNotAllowed` (405) are not checked.
+ * The cluster cookie (docs/decisions/0017-cluster-cookie.md): `<serverId>.<startId>.<signature>`. The node name
+ * comes first and in clear, so a balancer routes by it without the secret; `startId` makes a restarted node's
+ * earlier cookies stale. Checked before the rate limit, the key and the body, so a 412 changes nothing.
  */
 import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
@@ -22,25 +11,22 @@ import { ApiError } from '../domain/errors.js';
 
 export const SERVER_ID_COOKIE = 'SERVER_ID';
 
-/** Node names: letters, digits, `_`, `-` and `.`, so they travel unencoded in the cookie value. */
+/** So they travel unencoded in the cookie value. */
 const NODE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export interface ServerIdOptions {
-  /** This node's name (`SERVER_ID`); the load balancer routes by it. */
+interface ServerIdOptions {
   serverId: string;
-  /** `COOKIE_SECRET`: signs the cookie; the same value on every node of a cluster. */
+  /** The same on every node of a cluster. */
   secret: string;
-  /** Names this process start; a fresh random value when absent (tests may pin it). */
+  /** Fresh when absent; tests may pin it. */
   startId?: string;
+  /** Sent only over https: PUBLIC_URL is https (docs/decisions/0062-smaller-rules-of-round-two.md). */
+  secure?: boolean;
 }
 
-/**
- * The node name inside a `SERVER_ID` cookie value, read without the secret (so without checking the signature):
- * `node1.<start>.<signature>` → `node1`. Accepts the value as sent in the Cookie header (percent-encoded) or
- * decoded. `undefined` when the value does not have the shape.
- */
+/** `node1.<start>.<signature>` → `node1`, without checking the signature; the value encoded or not. */
 export function nodeOfCookie(value: string): string | undefined {
   let text = value;
   try {
@@ -54,8 +40,8 @@ export function nodeOfCookie(value: string): string | undefined {
   return NODE_NAME.test(name) ? name : undefined;
 }
 
-/** A fresh, dot-free id for one process start: time (base 36) plus randomness. */
-export function newStartId(): string {
+/** Dot-free, as the cookie's parts are split on dots. */
+function newStartId(): string {
   return Date.now().toString(36) + randomBytes(4).toString('hex');
 }
 
@@ -81,7 +67,8 @@ const serverIdPlugin: FastifyPluginAsync<ServerIdOptions> = async (fastify, opti
   }
   if (!secret) throw new Error('COOKIE_SECRET must not be empty');
   const startId = options.startId ?? newStartId();
-  if (!/^[A-Za-z0-9_-]+$/.test(startId)) throw new Error(`startId must be letters, digits, "_" or "-", got "${startId}"`);
+  if (!/^[A-Za-z0-9_-]+$/.test(startId))
+    throw new Error(`startId must be letters, digits, "_" or "-", got "${startId}"`);
 
   const signer = fastifyCookie.signerFactory(secret);
   const expected = `${serverId}.${startId}`;
@@ -92,7 +79,12 @@ const serverIdPlugin: FastifyPluginAsync<ServerIdOptions> = async (fastify, opti
   }
 
   const issue = (reply: FastifyReply): void => {
-    reply.setCookie(SERVER_ID_COOKIE, cookieValue, { path: '/', httpOnly: true, sameSite: 'lax' });
+    reply.setCookie(SERVER_ID_COOKIE, cookieValue, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: options.secure === true,
+    });
   };
 
   const verdict = (value: string): Verdict => {
@@ -106,7 +98,6 @@ const serverIdPlugin: FastifyPluginAsync<ServerIdOptions> = async (fastify, opti
     return node === serverId ? 'stale' : 'foreign';
   };
 
-  /** The refusal of a request, if any: undefined when it may go on (with a fresh cookie issued where needed). */
   const refusal = (request: FastifyRequest, reply: FastifyReply): ApiError | undefined => {
     if (request.is404 || request.routeOptions.config?.methodNotAllowed === true) return undefined;
     const value = request.cookies[SERVER_ID_COOKIE];
@@ -130,5 +121,5 @@ const serverIdPlugin: FastifyPluginAsync<ServerIdOptions> = async (fastify, opti
   fastify.addHook('onRequest', (request, reply, done) => done(refusal(request, reply)));
 };
 
-export const serverIdCookie = fp(serverIdPlugin, { fastify: '5.x', name: 'server-id-cookie' });
+const serverIdCookie = fp(serverIdPlugin, { fastify: '5.x', name: 'server-id-cookie' });
 export default serverIdCookie;

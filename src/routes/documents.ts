@@ -1,16 +1,17 @@
-/** The document operations of an asset: HTTP in, a service call, HTTP out. */
 import type { DocumentService } from '../services/documents.js';
-import { callerOf } from './http.js';
-import type { OperationHandlers, Reply } from './types.js';
+import { answerHead, callerOf } from './http.js';
+import type { OperationHandlers, Reply } from '../contract/handlers.js';
 
 type DocumentOperations = 'listDocuments' | 'createDocument' | 'getDocument' | 'replaceDocument' | 'patchDocument';
 
 export function documentHandlers(documents: DocumentService): Pick<OperationHandlers, DocumentOperations> {
   return {
-    async listDocuments(request) {
+    async listDocuments(request, reply) {
       // `all` with any non-empty value, as the original read it.
       const all = (request.query.all ?? '') !== '';
-      return { data: await documents.list(request.params.asset_id, all) } satisfies Reply<'listDocuments', 200>;
+      const data = await documents.list(request.params.asset_id, all);
+      if (request.method === 'HEAD') return answerHead(reply);
+      return { data } satisfies Reply<'listDocuments', 200>;
     },
 
     async createDocument(request, reply) {
@@ -20,8 +21,10 @@ export function documentHandlers(documents: DocumentService): Pick<OperationHand
       return reply.code(201).header('location', `${request.origin}${collection}/${document.id}`).send(body);
     },
 
-    async getDocument(request) {
-      return { data: await documents.read(request.params.asset_id, request.params.document_id) } satisfies Reply<'getDocument', 200>;
+    async getDocument(request, reply) {
+      const data = await documents.read(request.params.asset_id, request.params.document_id);
+      if (request.method === 'HEAD') return answerHead(reply);
+      return { data } satisfies Reply<'getDocument', 200>;
     },
 
     async replaceDocument(request) {
@@ -32,7 +35,10 @@ export function documentHandlers(documents: DocumentService): Pick<OperationHand
 
     async patchDocument(request) {
       const { asset_id: assetId, document_id: documentId } = request.params;
-      return { data: await documents.patch(assetId, documentId, callerOf(request), request.body) } satisfies Reply<'patchDocument', 200>;
+      return { data: await documents.patch(assetId, documentId, callerOf(request), request.body) } satisfies Reply<
+        'patchDocument',
+        200
+      >;
     },
   };
 }

@@ -1,29 +1,18 @@
-/** The built-in document service's operations: upload (multipart, streamed) and signed download. */
+/** The built-in document service (docs/decisions/0031-built-in-document-service.md): streamed upload, download. */
 import { Readable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { ApiError } from '../domain/errors.js';
 import type { FileService, Upload } from '../services/files.js';
-import type { OperationHandlers, Reply } from './types.js';
+import type { OperationHandlers, Reply } from '../contract/handlers.js';
 
-/**
- * A young-generation collection. Every chunk of a file, uploaded or downloaded, is a fresh buffer that dies as
- * soon as it is written, but V8 counts such buffers only against an external-memory allowance of 64 MiB before
- * it collects them: without help, a 20 MiB upload would leave 20 MiB of dead chunks resident. A scavenge of the young
- * generation is cheap (well under a millisecond here) and frees them. `gc` is exposed at run time, for this
- * module only, so that no start command needs a flag.
- */
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
-const collectYoung = (): void => gc({ type: 'minor' });
-
-/** How many bytes of a file pass between two young-generation collections. */
 const COLLECT_EVERY_BYTES = 1024 * 1024;
 
-/** The chunks of `source`, with a young-generation collection every COLLECT_EVERY_BYTES. */
-async function* collectingAsItGoes(source: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
+/** Each chunk dies as soon as it is written, but V8 would leave the dead chunks resident. */
+async function* collectingAsItGoes(
+  source: AsyncIterable<unknown>,
+  collectYoung: () => void,
+): AsyncGenerator<Uint8Array> {
   let sinceCollection = 0;
   for await (const chunk of source) {
     yield chunk as Uint8Array;
@@ -35,10 +24,10 @@ async function* collectingAsItGoes(source: AsyncIterable<unknown>): AsyncGenerat
   }
 }
 
-/** The part's bytes as they arrive; a form that breaks off or is malformed is the client's fault (400), not a 500. */
-async function* partBytes(file: Readable): AsyncGenerator<Uint8Array> {
+/** A form that breaks off or is malformed is the client's fault (400), not a 500. */
+async function* partBytes(file: Readable, collectYoung: () => void): AsyncGenerator<Uint8Array> {
   try {
-    yield* collectingAsItGoes(file);
+    yield* collectingAsItGoes(file, collectYoung);
   } catch (error) {
     throw unreadableForm(error);
   }
@@ -49,7 +38,7 @@ function unreadableForm(error: unknown): ApiError {
   return ApiError.one(400, 'body', 'file', `The multipart form could not be read: ${reason}`);
 }
 
-/** The first file part of the form (@fastify/multipart; the limits are set where it is registered). */
+/** The parser's limits are set where it is registered (app.ts). */
 async function firstFile(request: FastifyRequest): Promise<MultipartFile | undefined> {
   try {
     return await request.file();
@@ -58,30 +47,34 @@ async function firstFile(request: FastifyRequest): Promise<MultipartFile | undef
   }
 }
 
-/**
- * After a refusal, the rest of the body is read and dropped, so that the answer reaches the client (closing a
- * socket with unread data resets it) and the connection can serve the next request. The form's size is bounded
- * by the parser's limits.
- */
+/** After a refusal: closing a socket with unread data resets it, and the answer would not reach the client. */
 function discardRest(request: FastifyRequest, part: MultipartFile | undefined): void {
   if (part !== undefined && !part.file.destroyed) part.file.resume();
   else request.raw.resume();
 }
 
-/** `attachment` with the file name: plain ASCII in `filename`, the exact name in UTF-8 in `filename*` (RFC 6266). */
+/** Plain ASCII in `filename`, the exact name in `filename*` (docs/decisions/0046-downloads-as-sandboxed-attachments.md). */
 function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const exact = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const exact = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
-export function fileHandlers(files: FileService): Pick<OperationHandlers, 'uploadFile' | 'downloadFile'> {
+export function fileHandlers(
+  files: FileService,
+  collectYoung: () => void,
+): Pick<OperationHandlers, 'uploadFile' | 'downloadFile'> {
   return {
     async uploadFile(request, reply) {
       const part = await firstFile(request);
       // The part named `file` with a file name is the upload; any other form is answered 404, as the original did.
       const upload: Upload | undefined =
-        part?.fieldname === 'file' ? { filename: part.filename, contentType: part.mimetype, content: partBytes(part.file) } : undefined;
+        part?.fieldname === 'file'
+          ? { filename: part.filename, contentType: part.mimetype, content: partBytes(part.file, collectYoung) }
+          : undefined;
       let data: Reply<'uploadFile', 201>['data'];
       try {
         data = await files.upload(request.principal, upload, request.origin);
@@ -89,22 +82,30 @@ export function fileHandlers(files: FileService): Pick<OperationHandlers, 'uploa
         discardRest(request, part);
         throw error;
       }
-      return reply.code(201).header('location', data.url).send({ data } satisfies Reply<'uploadFile', 201>);
+      return reply
+        .code(201)
+        .header('location', data.url)
+        .send({ data } satisfies Reply<'uploadFile', 201>);
     },
 
     async downloadFile(request, reply) {
       const { KeyID: keyId, Signature: signature } = request.query;
       const { info, open } = await files.download(request.params.key, keyId, signature);
       // HEAD answers the same headers without reading the file (Fastify drops the body of a HEAD reply).
-      const body = request.method === 'HEAD' ? Readable.from([]) : Readable.from(collectingAsItGoes(open()), { objectMode: false });
-      return reply
-        .type(info.contentType)
-        .header('content-length', info.size)
-        .header('content-disposition', contentDisposition(info.filename))
-        // Whatever the type it was uploaded with (HTML, SVG, a script): never run, nor loaded by another site.
-        .header('content-security-policy', 'sandbox')
-        .header('cross-origin-resource-policy', 'same-origin')
-        .send(body);
+      const body =
+        request.method === 'HEAD'
+          ? Readable.from([])
+          : Readable.from(collectingAsItGoes(open(), collectYoung), { objectMode: false });
+      return (
+        reply
+          .type(info.contentType)
+          .header('content-length', info.size)
+          .header('content-disposition', contentDisposition(info.filename))
+          // Whatever the type it was uploaded with (HTML, SVG, a script): never run, nor loaded by another site.
+          .header('content-security-policy', 'sandbox')
+          .header('cross-origin-resource-policy', 'same-origin')
+          .send(body)
+      );
     },
   };
 }

@@ -1,14 +1,16 @@
 /** The contract itself (as JSON), its documentation page and the health probe. */
-import document from '../generated/openapi.json' with { type: 'json' };
-import document30 from '../generated/openapi-3.0.json' with { type: 'json' };
+import document from '../contract/generated/openapi.json' with { type: 'json' };
+import document30 from '../contract/generated/openapi-3.0.json' with { type: 'json' };
 import type { HealthService } from '../services/health.js';
-import type { OperationHandlers, Reply } from './types.js';
+import type { OperationHandlers, Reply } from '../contract/handlers.js';
 
 /** Written once: the served document is the generated one, byte for byte the same at every request. */
 const documentText = JSON.stringify(document);
 const document30Text = JSON.stringify(document30);
 
-export function serviceHandlers(health: HealthService): Pick<OperationHandlers, 'getOpenApiDocument' | 'getOpenApi30Document' | 'getDocsPage' | 'getHealth'> {
+export function serviceHandlers(
+  health: HealthService,
+): Pick<OperationHandlers, 'getOpenApiDocument' | 'getOpenApi30Document' | 'getDocsPage' | 'getHealth'> {
   return {
     async getOpenApiDocument(_request, reply) {
       return reply.type('application/json; charset=utf-8').send(documentText);

@@ -1,6 +1,5 @@
-/** The transfer operations (decisions.md §10): HTTP in, a TransferService call, HTTP out. */
 import type { TransferService } from '../services/transfers.js';
-import type { OperationHandlers, Reply } from './types.js';
+import type { OperationHandlers, Reply } from '../contract/handlers.js';
 
 export function transferHandlers(
   transfers: TransferService,
@@ -14,7 +13,10 @@ export function transferHandlers(
     },
 
     async getTransfer(request) {
-      return { data: await transfers.read(request.principal, request.params.transfer_id) } satisfies Reply<'getTransfer', 200>;
+      return { data: await transfers.read(request.principal, request.params.transfer_id) } satisfies Reply<
+        'getTransfer',
+        200
+      >;
     },
 
     async changeAssetOwnership(request) {

@@ -1,6 +1,6 @@
 /**
- * decisions.md §15, secrets out of logs: requests carrying every kind of secret, on a server logging everything
- * (`trace`), leave none of them in any line — the registry's own lines and its libraries' alike.
+ * docs/decisions/0044-secrets-out-of-logs.md: requests carrying every kind of secret, on a server logging at
+ * `trace`, leave none in any line, the libraries' lines included.
  */
 import { describe, expect, it } from 'vitest';
 import { COOKIE_SECRET, KEYS, useServer } from './helpers/server.js';
@@ -20,29 +20,60 @@ describe('the log', () => {
     const bearer = `Bearer ${KEYS.broker}`;
     // The owner token by query, header and body; the key by Basic (with a password) and Bearer; cookies.
     await broker.patch(`/api/0.1/assets/${id}`, { data: { title: 'by query' } }, { token });
-    await broker.patch(`/api/0.1/assets/${id}`, { data: { title: 'by header' } }, { headers: { 'x-access-token': token } });
+    await broker.patch(
+      `/api/0.1/assets/${id}`,
+      { data: { title: 'by header' } },
+      { headers: { 'x-access-token': token } },
+    );
     await broker.patch(`/api/0.1/assets/${id}`, { data: { title: 'by body' }, access: { token } });
-    await broker.patch(`/api/0.1/assets/${id}?acc_token=${token}&opt_pretty=1`, { data: { title: 'twice' } }, { headers: { authorization: basic } });
-    await broker.get(`/api/0.1/assets/${id}?ACC_TOKEN=${token}`, { headers: { authorization: bearer, cookie: `other=${COOKIE_SECRET}` } });
+    await broker.patch(
+      `/api/0.1/assets/${id}?acc_token=${token}&opt_pretty=1`,
+      { data: { title: 'twice' } },
+      { headers: { authorization: basic } },
+    );
+    await broker.get(`/api/0.1/assets/${id}?ACC_TOKEN=${token}`, {
+      headers: { authorization: bearer, cookie: `other=${COOKIE_SECRET}` },
+    });
     // Refusals log too: a wrong token, an unknown key, a forged cookie, a missing asset.
     await broker.patch(`/api/0.1/assets/${id}`, { data: { title: 'x' } }, { token: `${token.slice(0, -1)}0` });
-    await broker.post('/api/0.1/assets', { data: validAsset() }, { key: 'f'.repeat(32), headers: { authorization: basic } });
-    await broker.post('/api/0.1/assets', { data: validAsset() }, { headers: { cookie: `SERVER_ID=forged.${KEYS.admin}` } });
+    await broker.post(
+      '/api/0.1/assets',
+      { data: validAsset() },
+      { key: 'f'.repeat(32), headers: { authorization: basic } },
+    );
+    await broker.post(
+      '/api/0.1/assets',
+      { data: validAsset() },
+      { headers: { cookie: `SERVER_ID=forged.${KEYS.admin}` } },
+    );
     await broker.get(`/api/0.1/assets/${'0'.repeat(32)}?acc_token=${token}`);
     // An upload (its parser logs the request's headers at trace), a transfer and its token in a body.
-    await sendForm(broker, [{ name: 'file', filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') }], {
-      headers: { 'x-access-token': token },
-    });
+    await sendForm(
+      broker,
+      [{ name: 'file', filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') }],
+      {
+        headers: { 'x-access-token': token },
+      },
+    );
     await toPending(broker, id, token);
     const created = await broker2.post('/api/0.1/transfers', { data: {} });
     expect(created.status).toBe(201);
-    const moved = await broker2.post(`/api/0.1/assets/${id}/ownership`, { data: { id: created.json.data.id, transfer } });
+    const moved = await broker2.post(`/api/0.1/assets/${id}/ownership`, {
+      data: { id: created.json.data.id, transfer },
+    });
     expect(moved.status).toBe(200);
 
     const lines = server.logLines();
     expect(lines.length).toBeGreaterThan(20);
     expect(lines.some((line) => line.includes('"level":10'))).toBe(true);
-    const secrets = [...Object.values(KEYS), COOKIE_SECRET, token, transfer, created.json.access.token, created.json.access.transfer];
+    const secrets = [
+      ...Object.values(KEYS),
+      COOKIE_SECRET,
+      token,
+      transfer,
+      created.json.access.token,
+      created.json.access.transfer,
+    ];
     expect(leaksIn(lines, secrets)).toEqual([]);
     // The request lines are still there, the token's place marked.
     expect(lines.some((line) => line.includes(`/api/0.1/assets/${id}?acc_token=[Redacted]`))).toBe(true);
@@ -95,7 +126,7 @@ describe("a request's logger", () => {
     expect(lines[2]).toMatchObject({ msg: 'from a grandchild', reqId: 'r-1', step: 'inner' });
   });
 
-  it('writes every level its parent writes, and a route\'s own level when one is given', () => {
+  it("writes every level its parent writes, and a route's own level when one is given", () => {
     const info = parentAt('info');
     requestLoggerFactory(info.logger, { reqId: 'r-2' }, {}).info('at info');
     expect(info.lines).toMatchObject([{ msg: 'at info', reqId: 'r-2' }]);

@@ -1,14 +1,15 @@
 /**
  * Replays the original registry's claimRights tutorial transcripts (reference/openregistry-examples/claimrights)
  * against a fresh server, in the order they were recorded, substituting the ids and tokens handed out here for the
- * recorded ones and the Rec 20 code H87 for the CAV codes the original used as unit codes (decisions.md §8).
- * Asserts the status and the stable fields (everything but ids, tokens and dates), the listing counts and offsets.
+ * recorded ones and the Rec 20 code H87 for the CAV codes the original used as unit codes
+ * (docs/decisions/0015-the-originals-quirks.md). Asserts the status and the stable fields (everything but ids,
+ * tokens and dates), the listing counts and offsets.
  *
- * Skipped (behaviour §10.2, §11): create-asset.http and asset-post-attempt-json-data.http are stale 2017
- * basic-asset transcripts. pending-second-asset.http PATCHes the *first* asset (a doc-script bug); it is replayed
- * literally, which is why listing-with-some-assets.http shows one entry while the second asset stays a draft.
- * The lot views (attached/detached/complete) GET assets that the tutorial drove through the concierge off-camera;
- * they are created here and moved by the concierge key to the recorded status and relatedLot first.
+ * Skipped (behaviour §10.2, §11): create-asset.http and asset-post-attempt-json-data.http are stale 2017 basic-asset
+ * transcripts. pending-second-asset.http PATCHes the *first* asset (a doc-script bug); it is replayed literally,
+ * which is why listing-with-some-assets.http shows one entry while the second asset stays a draft. The lot views
+ * (attached/detached/complete) GET assets that the tutorial drove through the concierge off-camera; they are created
+ * here and moved by the concierge key to the recorded status and relatedLot first.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -54,7 +55,7 @@ interface Transcript {
 }
 
 /** Request line, headers, body (after `DATA:` or a blank line), `Response: <code>`, headers, JSON body. */
-export function parseTranscript(file: string, text: string): Transcript {
+function parseTranscript(file: string, text: string): Transcript {
   const [requestPart, responsePart] = text.split(/^Response: /m);
   if (!requestPart || responsePart === undefined) throw new Error(`${file}: no Response line`);
   const lines = requestPart.split('\n');
@@ -67,7 +68,10 @@ export function parseTranscript(file: string, text: string): Transcript {
     const colon = line.indexOf(':');
     headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
   }
-  const rest = lines.slice(i + 1).join('\n').trim();
+  const rest = lines
+    .slice(i + 1)
+    .join('\n')
+    .trim();
   const status = Number(/^(\d{3})/.exec(responsePart)![1]);
   const brace = responsePart.indexOf('{');
   const response = brace === -1 ? undefined : JSON.parse(responsePart.slice(brace));
@@ -82,7 +86,8 @@ function rec20Units(value: any): any {
   if (value && typeof value === 'object') {
     const out: Record<string, any> = {};
     for (const [k, v] of Object.entries(value)) {
-      if (k === 'unit' && v && typeof v === 'object' && CAV_RE.test(String((v as any).code))) out[k] = { ...(v as any), code: 'H87' };
+      if (k === 'unit' && v && typeof v === 'object' && CAV_RE.test(String((v as any).code)))
+        out[k] = { ...(v as any), code: 'H87' };
       else out[k] = rec20Units(v);
     }
     return out;
@@ -110,8 +115,12 @@ const tokens = new Map<string, string>(); // recorded token → token here
 const clients = new Map<string, Client>();
 
 function clientFor(t: Transcript): Client {
-  const auth = t.headers['authorization'];
-  const user = auth ? Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString().split(':')[0]! : '';
+  const auth = t.headers.authorization;
+  const user = auth
+    ? Buffer.from(auth.replace(/^Basic /, ''), 'base64')
+        .toString()
+        .split(':')[0]!
+    : '';
   const key = USERS[user];
   if (auth && !key) throw new Error(`${t.file}: unknown transcript user ${user}`);
   if (!clients.has(user)) clients.set(user, server.client(key ? { key } : {}));
@@ -126,14 +135,20 @@ function substitute(text: string): string {
 
 /** Creates an asset the tutorial made off-camera and moves it with the concierge to the recorded state. */
 async function driveTo(recordedId: string, expected: any): Promise<void> {
-  const broker = clientFor({ headers: { authorization: 'Basic ' + Buffer.from('broker:').toString('base64') } } as unknown as Transcript);
+  const broker = clientFor({
+    headers: { authorization: `Basic ${Buffer.from('broker:').toString('base64')}` },
+  } as unknown as Transcript);
   const { concierge } = server;
   if (!ids.has(recordedId)) {
     const post = parseTranscript('asset-post-2pc.http', readFileSync(`${DIR}/asset-post-2pc.http`, 'utf8'));
     const created = await broker.post('/api/0.1/assets', rec20Units(JSON.parse(post.body!)));
     expect(created.status, created.text).toBe(201);
     ids.set(recordedId, created.json.data.id);
-    const pending = await broker.patch(`/api/0.1/assets/${created.json.data.id}`, { data: { status: 'pending' } }, { token: created.json.access.token });
+    const pending = await broker.patch(
+      `/api/0.1/assets/${created.json.data.id}`,
+      { data: { status: 'pending' } },
+      { token: created.json.access.token },
+    );
     expect(pending.status, pending.text).toBe(200);
   }
   const id = ids.get(recordedId)!;
@@ -172,7 +187,9 @@ function checkListing(t: Transcript, res: Response): void {
 
 describe('claimRights tutorial transcripts', () => {
   it('covers every transcript file: replayed or named stale', () => {
-    const files = readdirSync(DIR).filter((f) => f.endsWith('.http')).sort();
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith('.http'))
+      .sort();
     expect([...ORDER, ...STALE].sort()).toEqual(files);
   });
 
@@ -181,7 +198,10 @@ describe('claimRights tutorial transcripts', () => {
       const t = parseTranscript(file, readFileSync(`${DIR}/${file}`, 'utf8'));
       const recordedId = /\/assets\/([0-9a-f]{32})/.exec(t.path)?.[1];
       if (t.method === 'GET' && recordedId) await driveTo(recordedId, t.response.data);
-      const before = t.method === 'PATCH' && recordedId ? (await server.client().get(substitute(`/api/0.1/assets/${recordedId}`))).json.data : undefined;
+      const before =
+        t.method === 'PATCH' && recordedId
+          ? (await server.client().get(substitute(`/api/0.1/assets/${recordedId}`))).json.data
+          : undefined;
 
       const client = clientFor(t);
       const headers: Record<string, string> = {};
@@ -193,7 +213,7 @@ describe('claimRights tutorial transcripts', () => {
 
       expect(res.status, res.text).toBe(t.status);
       if (t.status >= 400) {
-        // Spec wording wins over the recorded simplejson message (spec "Errors", decisions.md §8).
+        // Spec wording wins over the recorded simplejson message (docs/decisions/0015-the-originals-quirks.md).
         const expected =
           t.status === 422
             ? [{ location: 'body', name: 'data', description: 'No JSON object could be decoded' }]
@@ -210,7 +230,7 @@ describe('claimRights tutorial transcripts', () => {
         ids.set(t.response.data.id, data.id);
         tokens.set(t.response.access.token, res.json.access.token);
         expect(Object.keys(res.json).sort()).toEqual(['access', 'data']);
-        expect(new URL(res.headers['location']!).pathname).toBe(`/api/0.1/assets/${data.id}`);
+        expect(new URL(res.headers.location!).pathname).toBe(`/api/0.1/assets/${data.id}`);
       }
       expect(data.id).toBe(ids.get(t.response.data.id));
       expect(Object.keys(data).sort()).toEqual(Object.keys(t.response.data).sort());
@@ -221,9 +241,13 @@ describe('claimRights tutorial transcripts', () => {
       expect(data.items.length).toBe(t.response.data.items.length);
       if (before) {
         // A PATCH that changes nothing keeps dateModified (pending-first/second-asset re-send pending); a change moves it.
-        const sameStatusOnly = before.status === data.status && Object.keys(JSON.parse(t.body!).data).join() === 'status';
+        const sameStatusOnly =
+          before.status === data.status && Object.keys(JSON.parse(t.body!).data).join() === 'status';
         if (sameStatusOnly) expect(data.dateModified).toBe(before.dateModified);
-        else expect(data.dateModified > before.dateModified || Date.parse(data.dateModified) > Date.parse(before.dateModified)).toBe(true);
+        else
+          expect(
+            data.dateModified > before.dateModified || Date.parse(data.dateModified) > Date.parse(before.dateModified),
+          ).toBe(true);
         if (before.status !== data.status) expect(data.date).not.toBe(before.date);
       }
     });

@@ -1,14 +1,7 @@
 /**
- * The cluster for real: two node processes (`node --import tsx src/server.ts`) on one store behind the real
- * HAProxy (scripts/cluster.ts, deploy/haproxy.cfg's rules), all on loopback.
- *
- * - A client reads (gets its cookie), creates through the balancer and sticks to one node; that node is killed;
- *   its next PATCH gets 412 with a cookie of the live node, the repeat succeeds, every acknowledged write is
- *   readable; a restarted node refuses its earlier cookies.
- * - With Redis, requests spread over both nodes count against one limit per client address (the balancer's
- *   X-Forwarded-For and TRUST_PROXY make the address the client's).
- *
- * Needs haproxy (Debian package `haproxy`; .ci/run installs it) and, for the rate part, Redis.
+ * Two node processes on one store behind the real HAProxy, on loopback: a client sticks to a node, gets 412 and
+ * the live node's cookie when it dies (docs/decisions/0017-cluster-cookie.md), and with Redis both nodes count one
+ * limit per client (docs/decisions/0018-rate-limit.md). Needs haproxy and, for the rate part, Redis.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
@@ -23,17 +16,20 @@ import { HAS_REDIS, REDIS_URL } from '../helpers/redis.js';
 
 const HAPROXY = findHaproxy();
 
-
-
 // On CI the balancer is installed by .ci/run: its absence there is a failure, not a skip.
-it.runIf(!HAPROXY && process.env.CI === 'true')('cluster: haproxy must be installed on CI (apt-get install haproxy)', () => {
-  throw new Error('haproxy is not installed: .ci/run must install the Debian package haproxy');
-});
+it.runIf(!HAPROXY && process.env.CI === 'true')(
+  'cluster: haproxy must be installed on CI (apt-get install haproxy)',
+  () => {
+    throw new Error('haproxy is not installed: .ci/run must install the Debian package haproxy');
+  },
+);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!HAPROXY)(
-  HAPROXY ? 'cluster: two nodes behind HAProxy, sticky cookie and failover' : 'cluster: SKIPPED, haproxy is not installed (apt-get install haproxy)',
+  HAPROXY
+    ? 'cluster: two nodes behind HAProxy, sticky cookie and failover'
+    : 'cluster: SKIPPED, haproxy is not installed (apt-get install haproxy)',
   () => {
     const scratch = useScratch();
     let cluster: Cluster;
@@ -65,7 +61,11 @@ describe.skipIf(!HAPROXY)(
         acknowledged.push({ id: res.json.data.id, token: res.json.access.token, title: `asset ${i}` });
       }
       const target = acknowledged[0]!;
-      const patched = await broker.patch(`/api/0.1/assets/${target.id}`, { data: { title: 'patched once' } }, { token: target.token });
+      const patched = await broker.patch(
+        `/api/0.1/assets/${target.id}`,
+        { data: { title: 'patched once' } },
+        { token: target.token },
+      );
       expect(patched.status, patched.text).toBe(200);
       expect(patched.setCookies).toEqual([]);
       target.title = 'patched once';
@@ -76,7 +76,11 @@ describe.skipIf(!HAPROXY)(
       await dead.kill();
 
       // the next PATCH reaches the live node (redispatch), which refuses the foreign cookie: 412, new cookie, no change
-      const refused = await broker.patch(`/api/0.1/assets/${target.id}`, { data: { title: 'patched twice' } }, { token: target.token });
+      const refused = await broker.patch(
+        `/api/0.1/assets/${target.id}`,
+        { data: { title: 'patched twice' } },
+        { token: target.token },
+      );
       expect(refused.status, refused.text).toBe(412);
       expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(refused.headers['x-content-type-options']).toBe('nosniff');
@@ -88,7 +92,11 @@ describe.skipIf(!HAPROXY)(
       expect(unchanged.json.data.title).toBe('patched once');
 
       // the client repeats the request with the new cookie: it succeeds on the live node
-      const repeated = await broker.patch(`/api/0.1/assets/${target.id}`, { data: { title: 'patched twice' } }, { token: target.token });
+      const repeated = await broker.patch(
+        `/api/0.1/assets/${target.id}`,
+        { data: { title: 'patched twice' } },
+        { token: target.token },
+      );
       expect(repeated.status, repeated.text).toBe(200);
       expect(repeated.json.data.title).toBe('patched twice');
       target.title = 'patched twice';
@@ -130,7 +138,11 @@ describe.skipIf(!HAPROXY)(
       expect(res412!.json.errors[0].description).toMatch(/restarted/);
       const newCookie = holder.cookies.get('SERVER_ID')!;
       expect(newCookie).not.toBe(cookie);
-      const afterRestart = await holder.patch(`/api/0.1/assets/${target.id}`, { data: { title: 'on the restarted node' } }, { token: target.token });
+      const afterRestart = await holder.patch(
+        `/api/0.1/assets/${target.id}`,
+        { data: { title: 'on the restarted node' } },
+        { token: target.token },
+      );
       expect(afterRestart.status, afterRestart.text).toBe(200);
       const readBack = await broker.get(`/api/0.1/assets/${target.id}`);
       expect(readBack.json.data.title).toBe('on the restarted node');
@@ -150,7 +162,11 @@ describe.skipIf(!HAPROXY || !HAS_REDIS)(
     let cluster: Cluster;
 
     beforeAll(async () => {
-      cluster = await startTestCluster(scratch, { REDIS_URL, RATE_LIMIT_MAX: String(MAX), RATE_LIMIT_WINDOW: '1 minute' });
+      cluster = await startTestCluster(scratch, {
+        REDIS_URL,
+        RATE_LIMIT_MAX: String(MAX),
+        RATE_LIMIT_WINDOW: '1 minute',
+      });
     }, 120_000);
     afterAll(async () => {
       await cluster?.stop();

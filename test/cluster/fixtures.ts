@@ -23,4 +23,3 @@ export async function startTestCluster(scratch: Scratch, env: Record<string, str
     },
   });
 }
-

@@ -34,7 +34,9 @@ describe('deploy/haproxy.cfg', () => {
     expect(cfg).toMatch(/http-check send meth GET uri \/api\/0\.1\/health ver HTTP\/1\.1 hdr Host localhost/);
     // the same regular expression, applied as HAProxy does, agrees with nodeOfCookie (dotted names included)
     for (const name of ['node1', 'web-2', 'web1.example.org']) {
-      const value = encodeURIComponent(fastifyCookie.sign(`${name}.lx2k3abc0123`, 'a-secret-of-some-length-0123456789'));
+      const value = encodeURIComponent(
+        fastifyCookie.sign(`${name}.lx2k3abc0123`, 'a-secret-of-some-length-0123456789'),
+      );
       expect(value.replace(/[.][^.]*[.][^.]*$/, '')).toBe(name);
       expect(nodeOfCookie(value)).toBe(name);
     }

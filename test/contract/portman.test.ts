@@ -1,19 +1,10 @@
 /**
- * Contract tests as a CI system generates them from the document: Portman (@apideck/portman, which converts the
- * document with openapi-to-postmanv2 and adds Postman tests) writes a Postman collection from the document a real
- * registry serves, and Newman runs it against that registry. For every operation: a 2xx answer, its content type,
- * a JSON body, its schema and its declared headers; then Portman's variations: 401 without the key, 404 for an
- * unknown asset, 403 with another owner token, and fuzzed bodies (required fields removed, numbers under their
- * minimum: 422) and queries (numbers under their minimum, strings over their length: 400). Nothing may fail.
- *
- * The settings it needs (test/contract/portman/): which answers to keep as variables (ids, tokens) and where to
- * put them; the API key as the Basic auth user name; a collection pre-request script that fetches the cluster
- * cookie before the first write (Newman keeps cookies); the change stream left out (an answer that never ends);
- * no content-type test on the file download (the document declares `*\/*`, which Portman compares as text).
- * Two changes to the written collection: its folders in the order the flow needs (Portman orders requests inside
- * a folder only), and the upload's `file` part sent as a file (openapi-to-postmanv2 writes it as a text field).
- * A fuzzed variation of a property that the request's example does not hold changes nothing (Portman fuzzes only
- * what is there) and is left out, and counted.
+ * Contract tests as a CI system generates them: Portman writes a Postman collection from the document a real
+ * registry serves, with its variations (401, 404, 403, fuzzed bodies and queries), and Newman runs it; nothing may
+ * fail. The change stream is left out (it never ends), and so is the download's content type (`*\/*`, which
+ * Portman compares as text). The collection is changed twice: folders in the flow's order (Portman orders only
+ * inside a folder), and the upload's `file` part sent as a file (openapi-to-postmanv2 writes text). A fuzzed
+ * variation of a property the example does not hold changes nothing (Portman fuzzes only what is there): left out.
  */
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -36,7 +27,9 @@ const scratch = useScratch();
 interface Item {
   name: string;
   item?: Item[];
-  request?: { body?: { mode?: string; raw?: string; formdata?: { key: string; type?: string; src?: string; value?: string }[] } };
+  request?: {
+    body?: { mode?: string; raw?: string; formdata?: { key: string; type?: string; src?: string; value?: string }[] };
+  };
 }
 
 /** `[required a.b]` or `[minimum a.b]` in a fuzzed variation's name: the property, and whether it is really fuzzed. */
@@ -44,17 +37,30 @@ function fuzzTarget(item: Item): { fuzzed: boolean } | undefined {
   const match = /\[(required|minimum) ([^\]]+(?:\[\d+\][^\]]*)*)\]$/.exec(item.name);
   if (match === null || item.request?.body?.raw === undefined) return undefined;
   const path = match[2]!.replace(/\[(\d+)\]/g, '.$1').split('.');
-  const at = (keys: string[]) => keys.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], JSON.parse(item.request!.body!.raw!));
+  const at = (keys: string[]) =>
+    keys.reduce<unknown>(
+      (node, key) => (node as Record<string, unknown> | undefined)?.[key],
+      JSON.parse(item.request!.body!.raw!),
+    );
   // Removing a required field leaves its parent; a number under its minimum is there with that number.
   return { fuzzed: match[1] === 'required' ? at(path.slice(0, -1)) !== undefined : at(path) !== undefined };
 }
 
 /** Newman's JUnit report: one suite per request run (`<folder> / <request>`), with its failed assertions. */
 function junitSuites(xml: string): { request: string; failures: string[] }[] {
-  const unescape = (text: string) => text.replace(/&#xA;/g, ' ').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const unescapeXml = (text: string) =>
+    text
+      .replace(/&#xA;/g, ' ')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   const suites = [...xml.matchAll(/<testsuite name="([^"]*)"[\s\S]*?<\/testsuite>/g)].map((match) => ({
-    request: unescape(match[1]!).split(' / ').pop() ?? '',
-    failures: [...match[0].matchAll(/<(?:failure|error) [^>]*message="([^"]*)"/g)].map((failure) => unescape(failure[1]!).slice(0, 300)),
+    request: unescapeXml(match[1]!).split(' / ').pop() ?? '',
+    failures: [...match[0].matchAll(/<(?:failure|error) [^>]*message="([^"]*)"/g)].map((failure) =>
+      unescapeXml(failure[1]!).slice(0, 300),
+    ),
   }));
   if (suites.length === 0) throw new Error(`Newman's report holds no request: ${xml.slice(0, 2000)}`);
   return suites;
@@ -73,7 +79,14 @@ describe('Portman contract and variation tests, run by Newman', () => {
     await writeFile(join(dir, 'openapi.json'), await (await fetch(`${server.url}/api/0.1/openapi.json`)).text());
 
     const portman = join(ROOT, 'node_modules/@apideck/portman/bin/portman');
-    const args = ['-l', join(dir, 'openapi.json'), '-c', join(CONFIG, 'portman-config.json'), '--filterFile', join(CONFIG, 'oas-filter.json')];
+    const args = [
+      '-l',
+      join(dir, 'openapi.json'),
+      '-c',
+      join(CONFIG, 'portman-config.json'),
+      '--filterFile',
+      join(CONFIG, 'oas-filter.json'),
+    ];
     args.push('-b', `${server.url}/api/0.1`, '-o', join(dir, 'collection.json'), '--logAssignVariables', 'false');
     await run(process.execPath, [portman, ...args], { cwd: dir, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
 
@@ -88,7 +101,11 @@ describe('Portman contract and variation tests, run by Newman', () => {
         delete part.value;
       }
     }
-    const notFuzzed = new Set(leaves(collection.item).filter((item) => fuzzTarget(item)?.fuzzed === false).map((item) => item.name));
+    const notFuzzed = new Set(
+      leaves(collection.item)
+        .filter((item) => fuzzTarget(item)?.fuzzed === false)
+        .map((item) => item.name),
+    );
 
     const environment = {
       values: Object.entries({
@@ -105,22 +122,52 @@ describe('Portman contract and variation tests, run by Newman', () => {
     // Newman's own command, as a CI step runs it; its JUnit report says what ran and what failed.
     const newman = join(ROOT, 'node_modules/newman/bin/newman.js');
     const report = join(dir, 'report.xml');
-    const newmanArgs = ['run', 'collection.json', '-e', 'environment.json', '--timeout-request', '10000', '--reporters', 'junit', '--reporter-junit-export', report];
-    const outcome = await run(process.execPath, [newman, ...newmanArgs], { cwd: dir, timeout: 200_000, maxBuffer: 64 * 1024 * 1024 }).catch(
-      (error: { stdout?: string; stderr?: string }) => error,
+    const newmanArgs = [
+      'run',
+      'collection.json',
+      '-e',
+      'environment.json',
+      '--timeout-request',
+      '10000',
+      '--reporters',
+      'junit',
+      '--reporter-junit-export',
+      report,
+    ];
+    const outcome = await run(process.execPath, [newman, ...newmanArgs], {
+      cwd: dir,
+      timeout: 200_000,
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((error: { stdout?: string; stderr?: string }) => error);
+    const suites = junitSuites(
+      await readFile(report, 'utf8').catch(() => `newman wrote no report: ${outcome.stderr ?? ''}`),
     );
-    const suites = junitSuites(await readFile(report, 'utf8').catch(() => `newman wrote no report: ${outcome.stderr ?? ''}`));
 
     const executions = suites.filter((suite) => !notFuzzed.has(suite.request));
     expect(executions.flatMap((suite) => suite.failures.map((failure) => `${suite.request}: ${failure}`))).toEqual([]);
 
     // Every operation but the change stream ran and passed, and each kind of variation ran.
-    const operations = (await (await fetch(`${server.url}/api/0.1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary?: string; operationId?: string }>> };
-    const summaries = Object.values(operations.paths).flatMap((item) => Object.values(item).filter((operation) => operation.operationId !== undefined && operation.operationId !== 'streamAssetChanges').map((operation) => operation.summary));
+    const operations = (await (await fetch(`${server.url}/api/0.1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { summary?: string; operationId?: string }>>;
+    };
+    const summaries = Object.values(operations.paths).flatMap((item) =>
+      Object.values(item)
+        .filter((operation) => operation.operationId !== undefined && operation.operationId !== 'streamAssetChanges')
+        .map((operation) => operation.summary),
+    );
     const names = new Set(executions.map((suite) => suite.request));
     expect(summaries.filter((name) => !names.has(name ?? ''))).toEqual([]);
-    for (const variation of ['[Without the key]', '[Unknown asset]', '[Another owner token]', '[Fuzzed body]', '[Fuzzed query]']) {
-      expect([...names].some((name) => name.includes(variation)), variation).toBe(true);
+    for (const variation of [
+      '[Without the key]',
+      '[Unknown asset]',
+      '[Another owner token]',
+      '[Fuzzed body]',
+      '[Fuzzed query]',
+    ]) {
+      expect(
+        [...names].some((name) => name.includes(variation)),
+        variation,
+      ).toBe(true);
     }
     expect(notFuzzed.size).toBeLessThan(executions.length);
   }, 300_000);

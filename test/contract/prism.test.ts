@@ -1,12 +1,7 @@
 /**
- * A contract tester from npm on live traffic: Prism (`prism proxy`, request validation off) stands in front of a
- * real registry with the document the registry serves, and checks every answer against it; what it finds comes
- * back in the `sl-violations` header. A representative set of requests goes through it, successes and every kind
- * of refusal, and none may come back with a violation.
- *
- * Prism routes by the paths of the document alone: the document's `servers` URL is relative (`/api/0.1`, the
- * address the document is read from), which Prism does not resolve, so the proxy stands for `<registry>/api/0.1`
- * and the test's clients drop that prefix on the way to it.
+ * A contract tester on live traffic: `prism proxy` in front of a real registry checks every answer against the
+ * served document, and none may come back with a violation. Prism does not resolve the relative `servers` URL, so
+ * the proxy stands for `<registry>/api/0.1` and the clients drop that prefix.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, useServer } from '../helpers/server.js';
@@ -52,7 +47,15 @@ function throughPrism(prismUrl: string): Transport {
 }
 
 beforeAll(async () => {
-  prism = await startPrism(['proxy', await servedDocumentFile(`${server.url}${API}/openapi.json`), `${server.url}${API}`, '--validate-request', 'false', '--errors', 'false']);
+  prism = await startPrism([
+    'proxy',
+    await servedDocumentFile(`${server.url}${API}/openapi.json`),
+    `${server.url}${API}`,
+    '--validate-request',
+    'false',
+    '--errors',
+    'false',
+  ]);
   const transport = throughPrism(prism.url);
   broker = new Client(transport, { key: KEYS.broker });
   broker2 = new Client(transport, { key: KEYS.broker2 });
@@ -87,7 +90,10 @@ const DELIBERATE: Record<number, string> = {
  * that generated clients get JSON types; Prism, which reads media types only, calls their type and their text
  * wrong. The registry's own reply check (VALIDATE_REPLIES) unwraps them and checks the JSON inside.
  */
-const JSONP_AS_PRISM_READS_IT = [/^The received media type "application\/javascript; charset=utf-8" does not match/, /^Response body must be object$/];
+const JSONP_AS_PRISM_READS_IT = [
+  /^The received media type "application\/javascript; charset=utf-8" does not match/,
+  /^Response body must be object$/,
+];
 
 const deliberate = (request: string, status: number, violation: Violation): boolean =>
   (violation.location[0] === 'request' && violation.message === DELIBERATE[status]) ||
@@ -179,7 +185,11 @@ describe('Prism (proxy) checks live answers against the served document', () => 
     const { id, token } = await createAsset(broker);
     statusesConforming();
     const file = await uploadFile(broker);
-    const attached = await broker.post(`${API}/assets/${id}/documents`, { data: { ...file, documentType: 'notice' } }, { token });
+    const attached = await broker.post(
+      `${API}/assets/${id}/documents`,
+      { data: { ...file, documentType: 'notice' } },
+      { token },
+    );
     const documentId: string = attached.json.data.id;
     await anonymous.get(`${API}/assets/${id}/documents`);
     await anonymous.get(`${API}/assets/${id}/documents?all=1`);

@@ -54,7 +54,10 @@ describe('buildNewAsset', () => {
   });
 
   it('gives every item without an id a fresh one and keeps the ids sent', () => {
-    const asset = buildNewAsset({ items: [{ description: 'one' }, { id: 'given', description: 'two' }, { description: 'three' }] }, ctx);
+    const asset = buildNewAsset(
+      { items: [{ description: 'one' }, { id: 'given', description: 'two' }, { description: 'three' }] },
+      ctx,
+    );
     const items = asset.items as JsonObject[];
     expect(items[0]?.id).toMatch(/^[0-9a-f]{32}$/);
     expect(items[1]?.id).toBe('given');
@@ -117,7 +120,11 @@ describe('applyPatch', () => {
 
   it('merges the changes and sets the target status, leaving the dates', () => {
     const next = applyPatch(pending, { value: { amount: 200 } }, 'verification');
-    expect(next).toEqual({ ...pending, status: 'verification', value: { amount: 200, currency: 'UAH', valueAddedTaxIncluded: true } });
+    expect(next).toEqual({
+      ...pending,
+      status: 'verification',
+      value: { amount: 200, currency: 'UAH', valueAddedTaxIncluded: true },
+    });
     expect(pending.status).toBe('pending');
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventText, parseChangeStreamRequest } from '../../src/domain/changes.js';
+import { eventChunks, eventText, parseChangeStreamRequest } from '../../src/domain/changes.js';
 import { parseDateToMicros } from '../../src/domain/dates.js';
 import { ApiError } from '../../src/domain/errors.js';
 
@@ -35,8 +35,14 @@ describe('parseChangeStreamRequest', () => {
   });
 
   it('refuses a position that is no date, naming where it came from', () => {
-    expect(refusal({}, 'event-17')).toMatchObject({ statusCode: 400, errors: [{ location: 'header', name: 'Last-Event-ID' }] });
-    expect(refusal({ offset: 'yesterday' })).toMatchObject({ statusCode: 400, errors: [{ location: 'querystring', name: 'offset' }] });
+    expect(refusal({}, 'event-17')).toMatchObject({
+      statusCode: 400,
+      errors: [{ location: 'header', name: 'Last-Event-ID' }],
+    });
+    expect(refusal({ offset: 'yesterday' })).toMatchObject({
+      statusCode: 400,
+      errors: [{ location: 'querystring', name: 'offset' }],
+    });
   });
 });
 
@@ -55,5 +61,21 @@ describe('eventText', () => {
       `id: ${A}\ndata: {"id":"${row.id}","dateModified":"${A}","title":"два\\nрядки","value":{"amount":100.0,"currency":"UAH"}}\n\n`,
     );
     expect(text.split('\n')).toHaveLength(4);
+  });
+});
+
+describe('eventChunks (record 0061)', () => {
+  const row = { id: '6aa3093c0b00447abefcacf9a11da277', modified: micros(A), dateModified: A };
+  const texts = ['"два\\nрядки"', '{"amount":100.0,"currency":"UAH"}', undefined];
+
+  it('are the bytes of eventText, the shared values written as they are', () => {
+    const fields = ['title', 'value', 'missing'];
+    const shared = Buffer.from(texts[1]!);
+    const chunks = eventChunks({ ...row, values: [texts[0], shared, undefined] }, fields);
+    expect(chunks).toContain(shared);
+    expect(Buffer.concat(chunks.map((chunk) => Buffer.from(chunk))).toString()).toBe(
+      eventText({ ...row, fields: texts }, fields),
+    );
+    expect(eventChunks(row, [])).toEqual([eventText(row, [])]);
   });
 });

@@ -1,4 +1,7 @@
-/** The rules of documents (decisions.md §9) as pure functions: tables, version building, URL shapes, hashes. */
+/**
+ * The rules of documents as pure functions: docs/decisions/0030-documents-inside-the-asset-record.md,
+ * docs/decisions/0032-signed-document-urls.md.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   allVersions,
@@ -18,7 +21,7 @@ import {
   withPatchedDocument,
   type DocumentSet,
 } from '../../src/domain/documents.js';
-import { md5HashProblem } from '../../src/domain/codes.js';
+import { md5HashProblem } from '../../src/contract/formats.js';
 import { checkDocument, checkDocumentInput } from '../../src/domain/validation.js';
 import type { JsonObject } from '../../src/domain/json.js';
 import { STATUSES, type Role } from '../../src/domain/workflow.js';
@@ -39,7 +42,12 @@ describe('who may write documents, and when', () => {
       role !== 'owner' && role !== 'admins'
         ? { status: 403, location: 'url', name: 'permission', description: 'Forbidden' }
         : status !== 'draft' && status !== 'pending'
-          ? { status: 403, location: 'body', name: 'data', description: `Can't update document in current (${status}) asset status` }
+          ? {
+              status: 403,
+              location: 'body',
+              name: 'data',
+              description: `Can't update document in current (${status}) asset status`,
+            }
           : undefined;
     expect(refusal(role, status)).toEqual(expected);
   });
@@ -61,7 +69,17 @@ describe('who may write documents, and when', () => {
 describe('building versions', () => {
   it('a new document: generated fields win, documentOf defaults to asset, null means not sent, fields in order', () => {
     const document = buildNewDocument(
-      { url: 'u', hash: 'h', title: 't', format: 'f', id: 'x', author: 'admins', datePublished: 'd', dateModified: 'd', description: null },
+      {
+        url: 'u',
+        hash: 'h',
+        title: 't',
+        format: 'f',
+        id: 'x',
+        author: 'admins',
+        datePublished: 'd',
+        dateModified: 'd',
+        description: null,
+      },
       { id: 'a'.repeat(32), author: 'asset_owner', now: NOW },
     );
     expect(document).toEqual({
@@ -75,7 +93,17 @@ describe('building versions', () => {
       dateModified: NOW,
       author: 'asset_owner',
     });
-    expect(Object.keys(document)).toEqual(['id', 'title', 'format', 'documentOf', 'url', 'hash', 'datePublished', 'dateModified', 'author']);
+    expect(Object.keys(document)).toEqual([
+      'id',
+      'title',
+      'format',
+      'documentOf',
+      'url',
+      'hash',
+      'datePublished',
+      'dateModified',
+      'author',
+    ]);
     expect(buildNewDocument({ documentOf: 'lot' }, { id: 'b', author: 'admins', now: NOW }).documentOf).toBe('lot');
   });
 
@@ -94,7 +122,11 @@ describe('building versions', () => {
       dateModified: NOW,
       author: 'admins',
     };
-    const next = buildNextVersion(previous, { title: 'new.pdf', url: 'new-url', hash: 'md5:new', language: 'en', id: 'x', author: 'asset_owner' }, LATER);
+    const next = buildNextVersion(
+      previous,
+      { title: 'new.pdf', url: 'new-url', hash: 'md5:new', language: 'en', id: 'x', author: 'asset_owner' },
+      LATER,
+    );
     expect(next).toEqual({
       id: 'a'.repeat(32),
       title: 'new.pdf',
@@ -113,9 +145,27 @@ describe('building versions', () => {
   });
 
   it('a PATCH edits in place and ignores the file, the dates, the id and the author', () => {
-    const current: JsonObject = { id: 'a', title: 't', format: 'f', url: 'u', hash: 'h', datePublished: NOW, dateModified: NOW, author: 'asset_owner' };
+    const current: JsonObject = {
+      id: 'a',
+      title: 't',
+      format: 'f',
+      url: 'u',
+      hash: 'h',
+      datePublished: NOW,
+      dateModified: NOW,
+      author: 'asset_owner',
+    };
     expect(
-      applyDocumentPatch(current, { title: 'T', url: 'x', hash: 'y', id: 'z', dateModified: LATER, datePublished: LATER, author: 'admins', language: 'uk' }),
+      applyDocumentPatch(current, {
+        title: 'T',
+        url: 'x',
+        hash: 'y',
+        id: 'z',
+        dateModified: LATER,
+        datePublished: LATER,
+        author: 'admins',
+        language: 'uk',
+      }),
     ).toEqual({ ...current, title: 'T', language: 'uk' });
   });
 });
@@ -144,7 +194,11 @@ describe('the versions of an asset', () => {
     expect(versionLimitRefusal({ latest: versions.slice(0, 10), history: versions.slice(10) })).toBeUndefined();
     const full = { latest: [...versions, doc('x', 't', NOW)], history: [] };
     expect(versionLimitRefusal(full)?.errors).toEqual([
-      { location: 'body', name: 'data', description: `An asset keeps at most ${MAX_DOCUMENT_VERSIONS} document versions` },
+      {
+        location: 'body',
+        name: 'data',
+        description: `An asset keeps at most ${MAX_DOCUMENT_VERSIONS} document versions`,
+      },
     ]);
   });
 });
@@ -159,7 +213,11 @@ describe('download URLs of a document service', () => {
       keyId: 'abcd1234',
       signature: 'a+b==',
     });
-    expect(parseDownloadUrl(`${base}/get/${key}?Signature=s&KeyID=k`, base)).toEqual({ key, keyId: 'k', signature: 's' });
+    expect(parseDownloadUrl(`${base}/get/${key}?Signature=s&KeyID=k`, base)).toEqual({
+      key,
+      keyId: 'k',
+      signature: 's',
+    });
   });
 
   it.each([
@@ -182,11 +240,14 @@ describe('download URLs of a document service', () => {
     expect(signatureBytes('AAEC/w==')).toEqual(Buffer.from([0, 1, 2, 255]));
     expect(signatureBytes('AAEC w==')).toEqual(Buffer.from([0, 1, 2, 0xfb]));
     expect(signatureBytes('AAEC%2Fw%3D%3D')).toEqual(Buffer.from([0, 1, 2, 255]));
-    for (const bad of ['', '***', 'AAE', 'AA=A', 'AAEC/w=', '%zz', 'AAEC_w==']) expect(signatureBytes(bad), bad).toBeUndefined();
+    for (const bad of ['', '***', 'AAE', 'AA=A', 'AAEC/w=', '%zz', 'AAEC_w=='])
+      expect(signatureBytes(bad), bad).toBeUndefined();
   });
 
   it('signs the key, a zero byte and the MD5 in hex', () => {
-    expect(signedMessage(key, md5Hex('md5:9e107d9d372bb6826bd81d3542a419d6'))).toBe(`${key}\u00009e107d9d372bb6826bd81d3542a419d6`);
+    expect(signedMessage(key, md5Hex('md5:9e107d9d372bb6826bd81d3542a419d6'))).toBe(
+      `${key}\u00009e107d9d372bb6826bd81d3542a419d6`,
+    );
   });
 });
 
@@ -194,7 +255,7 @@ describe('document hashes and fields', () => {
   it.each([
     ['md5:9e107d9d372bb6826bd81d3542a419d6', undefined],
     ['md5:9E107D9D372BB6826BD81D3542A419D6', undefined],
-    ['sha256:' + 'a'.repeat(64), 'Hash type is not supported.'],
+    [`sha256:${'a'.repeat(64)}`, 'Hash type is not supported.'],
     ['9e107d9d372bb6826bd81d3542a419d6', 'Hash type is not supported.'],
     [':9e107d9d372bb6826bd81d3542a419d6', 'Hash type is not supported.'],
     ['md5:9e107d9d', 'Hash value is wrong length.'],
@@ -209,7 +270,7 @@ describe('document hashes and fields', () => {
       title: 't',
       format: 'application/pdf',
       url: 'http://x.example/get/k?KeyID=a&Signature=b',
-      hash: 'md5:' + 'a'.repeat(32),
+      hash: `md5:${'a'.repeat(32)}`,
       documentOf: 'asset',
       datePublished: NOW,
       dateModified: NOW,
@@ -226,7 +287,9 @@ describe('document hashes and fields', () => {
       {
         location: 'body',
         name: 'documentType',
-        description: ["Value must be one of ['notice', 'technicalSpecifications', 'illustration', 'virtualDataRoom', 'x_presentation']."],
+        description: [
+          "Value must be one of ['notice', 'technicalSpecifications', 'illustration', 'virtualDataRoom', 'x_presentation'].",
+        ],
       },
     ]);
   });

@@ -27,18 +27,22 @@ function memoryFeed(values: number[], probeAnswers: 'lowest' | 'highest' = 'lowe
     if (page.descending) return (from === undefined || value < from) && (to === undefined || value >= to);
     return (from === undefined || value > from) && (to === undefined || value <= to);
   };
-  const read = (page: FeedPageRange) => async (window: FeedWindow, limit: number): Promise<Row[]> => {
-    feed.queries++;
-    const rows = values.filter((value) => inRange(page, value) && inWindow(page, window, value));
-    if (page.descending) rows.reverse();
-    return rows.slice(0, limit).map((modified) => ({ modified }));
-  };
-  const probe = (page: FeedPageRange) => async (past?: number): Promise<number | undefined> => {
-    feed.queries++;
-    feed.probes++;
-    const rows = values.filter((value) => inRange(page, value) && inWindow(page, { from: past }, value));
-    return probeAnswers === 'lowest' ? rows[0] : rows.at(-1);
-  };
+  const read =
+    (page: FeedPageRange) =>
+    async (window: FeedWindow, limit: number): Promise<Row[]> => {
+      feed.queries++;
+      const rows = values.filter((value) => inRange(page, value) && inWindow(page, window, value));
+      if (page.descending) rows.reverse();
+      return rows.slice(0, limit).map((modified) => ({ modified }));
+    };
+  const probe =
+    (page: FeedPageRange) =>
+    async (past?: number): Promise<number | undefined> => {
+      feed.queries++;
+      feed.probes++;
+      const rows = values.filter((value) => inRange(page, value) && inWindow(page, { from: past }, value));
+      return probeAnswers === 'lowest' ? rows[0] : rows.at(-1);
+    };
   const reference = (page: FeedPageRange): Row[] => {
     const rows = values.filter((value) => inRange(page, value));
     if (page.descending) rows.reverse();
@@ -57,9 +61,15 @@ function mixedFeed(): { values: number[]; bound: number } {
   at += 3 * YEAR;
   values.push(at);
   at += 2 * YEAR;
-  for (let i = 0; i < 300; i++) values.push((at += 1000));
+  for (let i = 0; i < 300; i++) {
+    at += 1000;
+    values.push(at);
+  }
   at += 7 * 24 * 3600 * 1_000_000;
-  for (let i = 0; i < 40; i++) values.push((at += 37_000_000));
+  for (let i = 0; i < 40; i++) {
+    at += 37_000_000;
+    values.push(at);
+  }
   const bound = at;
   values.push(at + 5, at + 3 * YEAR);
   return { values, bound };
@@ -90,12 +100,29 @@ describe('nextWidth', () => {
 
 describe('learnFrom', () => {
   const rows = [10, 20, 40].map((modified) => ({ modified }));
-  it('keeps the median gap of a page of two rows or more, and the start of an ascending page without after', () => {
+  it('keeps the median gap of a page of two rows or more, and the first row of a page without after', () => {
     expect(learnFrom({}, { bound: 100, descending: false, limit: 3 }, rows)).toEqual({ gap: 20, start: 10 });
-    expect(learnFrom({ start: 5 }, { after: 1, bound: 100, descending: false, limit: 3 }, rows)).toEqual({ gap: 20, start: 5 });
-    expect(learnFrom({ start: 5 }, { bound: 100, descending: true, limit: 3 }, rows)).toEqual({ gap: 20, start: 5 });
-    expect(learnFrom({ gap: 7 }, { bound: 100, descending: false, limit: 3 }, rows.slice(0, 1))).toEqual({ gap: 7, start: 10 });
-    expect(learnFrom({ gap: 7, start: 5 }, { bound: 100, descending: false, limit: 3 }, [])).toEqual({ gap: 7, start: 5 });
+    expect(learnFrom({ start: 5 }, { after: 1, bound: 100, descending: false, limit: 3 }, rows)).toEqual({
+      gap: 20,
+      start: 5,
+    });
+    expect(learnFrom({ start: 5 }, { bound: 100, descending: true, limit: 3 }, rows)).toEqual({
+      gap: 20,
+      start: 5,
+      top: 10,
+    });
+    expect(learnFrom({ top: 5 }, { after: 50, bound: 100, descending: true, limit: 3 }, rows)).toEqual({
+      gap: 20,
+      top: 5,
+    });
+    expect(learnFrom({ gap: 7 }, { bound: 100, descending: false, limit: 3 }, rows.slice(0, 1))).toEqual({
+      gap: 7,
+      start: 10,
+    });
+    expect(learnFrom({ gap: 7, start: 5 }, { bound: 100, descending: false, limit: 3 }, [])).toEqual({
+      gap: 7,
+      start: 5,
+    });
   });
 });
 
@@ -121,6 +148,7 @@ describe('readInWindows', () => {
   const guesses: FeedLearned[] = [
     ...[{}, { gap: 0.5 }, { gap: 1000 }, { gap: YEAR }],
     ...[{ start: values[300]! }, { gap: 1000, start: values[0]! - YEAR }, { gap: 0.5, start: bound + YEAR }],
+    ...[{ top: values[300]! }, { gap: 1000, top: values[0]! - YEAR }, { gap: 0.5, top: bound + YEAR }],
   ];
 
   it('reads exactly the page of the unbounded range: any after, limit, direction, learned guess, probed row', async () => {
@@ -178,7 +206,12 @@ describe('readInWindows', () => {
     const dense = Array.from({ length: 10_000 }, (_, i) => NOW - 10_000_000 + i * 1000);
     const { feed, list, reference } = memoryFeed(dense);
     // The first window (100 µs, rows are 1,000 apart) finds none or one: after an empty one, one probe, then none.
-    for (const [after, descending, probes] of [[undefined, false, 1], [dense[5000], false, 1], [undefined, true, 1], [dense[5000], true, 1]] as const) {
+    for (const [after, descending, probes] of [
+      [undefined, false, 1],
+      [dense[5000], false, 1],
+      [undefined, true, 1],
+      [dense[5000], true, 1],
+    ] as const) {
       feed.probes = 0;
       feed.queries = 0;
       const page = { after, bound: NOW, descending, limit: 100 };
@@ -206,12 +239,26 @@ describe('readInWindows', () => {
     const dense = Array.from({ length: 10_000 }, (_, i) => NOW - 10_000_000 + i * 1000);
     const denseFeed = memoryFeed(dense);
     const learned = { gap: 1000, start: dense[0] };
-    const starts = [[undefined, false], [dense[5000], false], [undefined, true], [dense[5000], true]] as const;
+    const starts = [
+      [undefined, false],
+      [dense[5000], false],
+      [undefined, true],
+      [dense[5000], true],
+    ] as const;
     for (const [after, descending] of starts) {
       denseFeed.feed.queries = 0;
       const page = { after, bound: NOW, descending, limit: 100 };
       expect(await denseFeed.list(page, learned)).toEqual(denseFeed.reference(page));
       expect(denseFeed.feed.queries, JSON.stringify(page)).toBe(1);
+    }
+    // The clock an hour past the newest row (ticks that list nothing, such as the log's): descending, from the top.
+    for (const top of [undefined, dense.at(-1)]) {
+      denseFeed.feed.queries = 0;
+      denseFeed.feed.probes = 0;
+      const page = { bound: NOW + 3600e6, descending: true, limit: 100 };
+      expect(await denseFeed.list(page, { gap: 1000, top })).toEqual(denseFeed.reference(page));
+      if (top === undefined) expect(denseFeed.feed.probes).toBe(1);
+      else expect([denseFeed.feed.queries, denseFeed.feed.probes]).toEqual([1, 0]);
     }
   });
 });

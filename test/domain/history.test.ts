@@ -18,7 +18,10 @@ const asset = (overrides: JsonObject = {}): JsonObject => ({
   owner: 'broker',
   status: 'draft',
   dateModified: '2026-11-22T12:30:17.615196+02:00',
-  items: [{ id: '1', quantity: 1 }, { id: '2', quantity: 2 }],
+  items: [
+    { id: '1', quantity: 1 },
+    { id: '2', quantity: 2 },
+  ],
   'a/b~c': { x: 1 },
   ...overrides,
 });
@@ -27,10 +30,12 @@ describe('changesBetween', () => {
   it('adds every member to {} (never the path "")', () => {
     const changes = changesBetween({}, asset());
     expect(changes.every((change) => change.op === 'add' && change.path !== '')).toBe(true);
-    expect(changes.map((change) => change.path)).toEqual(Object.keys(asset()).map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    expect(changes.map((change) => change.path)).toEqual(
+      Object.keys(asset()).map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+    );
   });
 
-  it('from {} gives the library\'s diff as kept (its JSON text), for any object (written directly, not diffed)', () => {
+  it("from {} gives the library's diff as kept (its JSON text), for any object (written directly, not diffed)", () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (value) => {
         const object = value as JsonObject;
@@ -56,7 +61,12 @@ describe('changesBetween', () => {
       ]),
     );
     expect(changes).toHaveLength(6);
-    expect(assetAfter([{ rev: 1, date: '', author: '', changes: changesBetween({}, before) }, { rev: 2, date: '', author: '', changes }])).toEqual(after);
+    expect(
+      assetAfter([
+        { rev: 1, date: '', author: '', changes: changesBetween({}, before) },
+        { rev: 2, date: '', author: '', changes },
+      ]),
+    ).toEqual(after);
   });
 
   it('is empty for equal assets', () => {
@@ -117,7 +127,11 @@ describe('the query of a history page', () => {
   it('next_page starts after the last revision of the page, or stays when the page is empty', () => {
     const base = { path: '/api/0.1/assets/x/revisions', origin: 'http://127.0.0.1:6543' };
     const page = revisionsPage({ after: 4, limit: 2 }, [{ rev: 5, date: '', author: '', changes: [] }], base);
-    expect(page.next_page).toEqual({ offset: 5, path: `${base.path}?limit=2&offset=5`, uri: `${base.origin}${base.path}?limit=2&offset=5` });
+    expect(page.next_page).toEqual({
+      offset: 5,
+      path: `${base.path}?limit=2&offset=5`,
+      uri: `${base.origin}${base.path}?limit=2&offset=5`,
+    });
     expect(revisionsPage({ after: 9, limit: 2 }, [], base).next_page.offset).toBe(9);
   });
 });

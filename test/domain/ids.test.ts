@@ -42,7 +42,7 @@ describe('tokenMatches', () => {
     const hash = hashToken(token);
     expect(tokenMatches(newToken(), hash)).toBe(false);
     expect(tokenMatches(token, hash.slice(0, 63))).toBe(false);
-    expect(tokenMatches(token, hash + 'zz')).toBe(false);
+    expect(tokenMatches(token, `${hash}zz`)).toBe(false);
     expect(tokenMatches(token, hash.toUpperCase())).toBe(false);
     expect(tokenMatches(token, token)).toBe(false);
     expect(tokenMatches('', '')).toBe(false);

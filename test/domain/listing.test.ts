@@ -86,7 +86,8 @@ describe('parseListingQuery', () => {
   });
 
   it('takes any non-empty descending as true, as the original did', () => {
-    for (const descending of ['1', '0', 'true', 'false']) expect(parseListingQuery({ descending }, TZ).descending).toBe(true);
+    for (const descending of ['1', '0', 'true', 'false'])
+      expect(parseListingQuery({ descending }, TZ).descending).toBe(true);
     expect(parseListingQuery({ descending: '' }, TZ).descending).toBe(false);
   });
 
@@ -105,17 +106,18 @@ describe('parseListingQuery', () => {
   });
 
   it('uses the last of repeated parameters', () => {
-    expect(parseListingQuery({ limit: ['abc', '7'], mode: ['test', '_all_'] }, TZ)).toMatchObject({ limit: 7, mode: 'all' });
+    expect(parseListingQuery({ limit: ['abc', '7'], mode: ['test', '_all_'] }, TZ)).toMatchObject({
+      limit: 7,
+      mode: 'all',
+    });
   });
 });
 
 describe('fieldsToRead', () => {
   it('reads each field once, in the order asked, and not the entry keys or names no asset field can have', () => {
-    expect(fieldsToRead(['status', 'id', 'assetID', 'status', 'dateModified', 'a.b', '$.x', 'title_en', '9lives'])).toEqual([
-      'status',
-      'assetID',
-      'title_en',
-    ]);
+    expect(
+      fieldsToRead(['status', 'id', 'assetID', 'status', 'dateModified', 'a.b', '$.x', 'title_en', '9lives']),
+    ).toEqual(['status', 'assetID', 'title_en']);
   });
 });
 
@@ -150,7 +152,7 @@ describe('listingPageText', () => {
     expect(page.next_page.offset).toBe('2018-01-09T18:00:02.000000+02:00');
     expect(page.prev_page).toEqual({
       path: '/api/0.1/assets?descending=1&offset=2018-01-09T18%3A00%3A01.000000%2B02%3A00',
-      uri: BASE.origin + '/api/0.1/assets?descending=1&offset=2018-01-09T18%3A00%3A01.000000%2B02%3A00',
+      uri: `${BASE.origin}/api/0.1/assets?descending=1&offset=2018-01-09T18%3A00%3A01.000000%2B02%3A00`,
       offset: '2018-01-09T18:00:01.000000+02:00',
     });
   });
@@ -171,15 +173,20 @@ describe('listingPageText', () => {
   });
 
   it('has no prev_page on a first ascending page', () => {
-    expect(buildListingPage(parseListingQuery({}, TZ), [row('a', '2018-01-09T18:00:01.000000+02:00')], BASE)).not.toHaveProperty(
-      'prev_page',
-    );
+    expect(
+      buildListingPage(parseListingQuery({}, TZ), [row('a', '2018-01-09T18:00:01.000000+02:00')], BASE),
+    ).not.toHaveProperty('prev_page');
   });
 
   it('carries mode, limit, descending and opt_fields, in that order, before the offset', () => {
-    const params = parseListingQuery({ opt_fields: 'status,assetID', descending: 'yes', limit: '5000', mode: '_all_' }, TZ);
+    const params = parseListingQuery(
+      { opt_fields: 'status,assetID', descending: 'yes', limit: '5000', mode: '_all_' },
+      TZ,
+    );
     const page = buildListingPage(params, [], BASE);
-    expect(page.next_page.path).toBe('/api/0.1/assets?mode=_all_&limit=5000&descending=1&opt_fields=status%2CassetID&offset=');
+    expect(page.next_page.path).toBe(
+      '/api/0.1/assets?mode=_all_&limit=5000&descending=1&opt_fields=status%2CassetID&offset=',
+    );
     expect(page.prev_page?.path).toBe('/api/0.1/assets?mode=_all_&limit=5000&opt_fields=status%2CassetID&offset=');
   });
 
@@ -189,14 +196,26 @@ describe('listingPageText', () => {
     const fields = ['"pending"', '"UA-AR-DGF-2018-01-09-000001"', undefined];
     const page = buildListingPage(params, [row('a', '2018-01-09T18:00:01.000000+02:00', fields)], BASE);
     expect(page.data).toEqual([
-      { id: 'a', dateModified: '2018-01-09T18:00:01.000000+02:00', status: 'pending', assetID: 'UA-AR-DGF-2018-01-09-000001' },
+      {
+        id: 'a',
+        dateModified: '2018-01-09T18:00:01.000000+02:00',
+        status: 'pending',
+        assetID: 'UA-AR-DGF-2018-01-09-000001',
+      },
     ]);
     expect(Object.keys(page.data[0] ?? {})).toEqual(['id', 'dateModified', 'status', 'assetID']);
   });
 
   it('writes the stored texts of the fields as they are (amounts keep their float form)', () => {
     const params = parseListingQuery({ opt_fields: 'value' }, TZ);
-    const text = listingPageText(params, ['value'], [row('a', '2018-01-09T18:00:01.000000+02:00', ['{"amount":100.0,"currency":"UAH"}'])], BASE);
-    expect(text).toContain('{"id":"a","dateModified":"2018-01-09T18:00:01.000000+02:00","value":{"amount":100.0,"currency":"UAH"}}');
+    const text = listingPageText(
+      params,
+      ['value'],
+      [row('a', '2018-01-09T18:00:01.000000+02:00', ['{"amount":100.0,"currency":"UAH"}'])],
+      BASE,
+    );
+    expect(text).toContain(
+      '{"id":"a","dateModified":"2018-01-09T18:00:01.000000+02:00","value":{"amount":100.0,"currency":"UAH"}}',
+    );
   });
 });

@@ -13,8 +13,10 @@ import {
   servedForm,
   usedForAsset,
 } from '../../src/domain/original.js';
-import { generateAssets, servedFields, storedAsset, type Step } from '../../scripts/bench/original.js';
+import { generateAssets, servedFields, storedAsset, type Step } from '../../bench/original.js';
 
+/** The default BODY_LIMIT. */
+const BODY_LIMIT = 1024 * 1024;
 const sha512 = (text: string) => createHash('sha512').update(text).digest('hex');
 
 describe('tokens kept from the original', () => {
@@ -33,15 +35,45 @@ describe('classify', () => {
   const asset = generateAssets(1, 2, Date.UTC(2019, 0, 1) * 1000)[0]!;
   it.each([
     ['design', { id: '_design/x', doc: { _id: '_design/x' } }, { kind: 'skipped', reason: 'design document' }],
-    ['deleted', { id: 'a', deleted: true, doc: { _id: 'a', _deleted: true } }, { kind: 'skipped', reason: 'deleted document' }],
-    ['counter', { id: 'assetID', doc: { _id: 'assetID', '2018-01-09': 3 } }, { kind: 'skipped', reason: 'no doc_type' }],
+    [
+      'deleted',
+      { id: 'a', deleted: true, doc: { _id: 'a', _deleted: true } },
+      { kind: 'skipped', reason: 'deleted document' },
+    ],
+    [
+      'counter',
+      { id: 'assetID', doc: { _id: 'assetID', '2018-01-09': 3 } },
+      { kind: 'skipped', reason: 'no doc_type' },
+    ],
     ['lot', { id: 'l', doc: { _id: 'l', doc_type: 'Lot' } }, { kind: 'skipped', reason: 'other doc_type' }],
     ['basic', { id: 'b', doc: { ...asset, assetType: 'basic' } }, { kind: 'skipped', reason: 'other assetType' }],
     ['array', { id: 'n', doc: [1] }, { kind: 'refused', reason: 'not a JSON object' }],
     ['no _id', { id: 'n', doc: { doc_type: 'Asset' } }, { kind: 'refused', reason: 'no _id' }],
-    ['value', { id: 'v', doc: { ...asset, value: 'much' } }, { kind: 'refused', reason: 'value is not of type object' }],
-    ['quantity', { id: 'q', doc: { ...asset, quantity: undefined } }, { kind: 'refused', reason: 'quantity is missing' }],
-    ['transfer', { id: 't', doc: { _id: 't', doc_type: 'Transfer', owner: 'b', date: 'd', access_token: 'plain', transfer_token: sha512('x') } }, { kind: 'refused', reason: 'transfer access_token is not a SHA-512 hex digest' }],
+    [
+      'value',
+      { id: 'v', doc: { ...asset, value: 'much' } },
+      { kind: 'refused', reason: 'value is not of type object' },
+    ],
+    [
+      'quantity',
+      { id: 'q', doc: { ...asset, quantity: undefined } },
+      { kind: 'refused', reason: 'quantity is missing' },
+    ],
+    [
+      'transfer',
+      {
+        id: 't',
+        doc: {
+          _id: 't',
+          doc_type: 'Transfer',
+          owner: 'b',
+          date: 'd',
+          access_token: 'plain',
+          transfer_token: sha512('x'),
+        },
+      },
+      { kind: 'refused', reason: 'transfer access_token is not a SHA-512 hex digest' },
+    ],
   ])('%s', (_label, row, expected) => {
     expect(classify(row)).toEqual(expected);
   });
@@ -53,16 +85,45 @@ describe('classify', () => {
 
 describe('members the registry does not serve', () => {
   // The original served `schema_properties` (on the asset and its items) and, in a sandbox, `sandboxParameters`;
-  // the registry's contract has neither (decisions.md §14: every served field as stored).
-  const base = { ...servedFields(1), owner: 'broker', assetID: 'UA-AR-DGF-2019-01-01-000001', status: 'pending', owner_token: 't' };
-  const items = [{ id: 'i1', description: 'a claim', schema_properties: { code: '04' } }, { id: 'i2', description: 'another' }];
+  // the registry's contract has neither (docs/decisions/0040-what-the-import-keeps.md).
+  const base = {
+    ...servedFields(1),
+    owner: 'broker',
+    assetID: 'UA-AR-DGF-2019-01-01-000001',
+    status: 'pending',
+    owner_token: 't',
+  };
+  const items = [
+    { id: 'i1', description: 'a claim', schema_properties: { code: '04' } },
+    { id: 'i2', description: 'another' },
+  ];
   const steps: Step[] = [
-    { author: 'broker', date: '2019-01-01T10:00:00.000000+02:00', after: { ...base, schema_properties: { code: '04', version: '001' } } },
-    { author: 'broker', date: '2019-01-01T10:00:01.000000+02:00', after: { ...base, items, sandboxParameters: 'quick', title: 'edited' } },
+    {
+      author: 'broker',
+      date: '2019-01-01T10:00:00.000000+02:00',
+      after: { ...base, schema_properties: { code: '04', version: '001' } },
+    },
+    {
+      author: 'broker',
+      date: '2019-01-01T10:00:01.000000+02:00',
+      after: { ...base, items, sandboxParameters: 'quick', title: 'edited' },
+    },
   ];
   const doc = storedAsset('abc', steps);
-  const document = { id: 'd1', title: 'a.pdf', format: 'application/pdf', url: 'http://ds/1', documentType: 'notice', datePublished: '2019-01-01T10:00:00.000000+02:00', dateModified: '2019-01-01T10:00:00.000000+02:00', hash: `md5:${'0'.repeat(32)}` };
-  doc.documents = [{ ...document, oldField: 1 }, { ...document, title: 'b.pdf' }];
+  const document = {
+    id: 'd1',
+    title: 'a.pdf',
+    format: 'application/pdf',
+    url: 'http://ds/1',
+    documentType: 'notice',
+    datePublished: '2019-01-01T10:00:00.000000+02:00',
+    dateModified: '2019-01-01T10:00:00.000000+02:00',
+    hash: `md5:${'0'.repeat(32)}`,
+  };
+  doc.documents = [
+    { ...document, oldField: 1 },
+    { ...document, title: 'b.pdf' },
+  ];
 
   it('are left out of the asset, at any depth, and of its documents earlier versions, and named', () => {
     const served = servedForm(doc);
@@ -72,12 +133,16 @@ describe('members the registry does not serve', () => {
     expect(served.title).toBe('edited');
     expect(keptAsset(doc).documentHistory).toEqual([document]);
     expect(keptAsset(doc).asset).toEqual(served);
-    expect(keptAsset(doc).unserved.sort()).toEqual(['/documents/d1/oldField', '/items/0/schema_properties', '/sandboxParameters']);
+    expect(keptAsset(doc).unserved.sort()).toEqual([
+      '/documents/d1/oldField',
+      '/items/0/schema_properties',
+      '/sandboxParameters',
+    ]);
     expect(keptAsset(storedAsset('abc', [{ ...steps[0]!, after: base }])).unserved).toEqual([]);
   });
 
   it('are left out of every version of the history, which still folds to the asset', () => {
-    const history = rebuildHistory(doc);
+    const history = rebuildHistory(doc, BODY_LIMIT);
     expect(history.fallback).toBeUndefined();
     expect(JSON.stringify(history.revisions)).not.toMatch(/schema_properties|sandboxParameters/);
     expect(assetAfter(history.revisions)).toEqual(servedForm(doc));
@@ -90,19 +155,30 @@ describe('rebuildHistory', () => {
       title: fc.option(fc.string(), { nil: undefined }),
       description: fc.option(fc.string(), { nil: undefined }),
       quantity: fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
-      items: fc.option(fc.array(fc.record({ id: fc.string({ minLength: 1, maxLength: 4 }), description: fc.string() }), { maxLength: 3 }), {
-        nil: undefined,
-      }),
+      items: fc.option(
+        fc.array(fc.record({ id: fc.string({ minLength: 1, maxLength: 4 }), description: fc.string() }), {
+          maxLength: 3,
+        }),
+        {
+          nil: undefined,
+        },
+      ),
     });
     fc.assert(
       fc.property(fc.array(edit, { minLength: 1, maxLength: 6 }), (edits) => {
-        let state: Record<string, unknown> = { ...servedFields(1), owner: 'broker', assetID: 'UA-AR-DGF-2019-01-01-000001', status: 'draft', owner_token: 't' };
+        let state: Record<string, unknown> = {
+          ...servedFields(1),
+          owner: 'broker',
+          assetID: 'UA-AR-DGF-2019-01-01-000001',
+          status: 'draft',
+          owner_token: 't',
+        };
         const steps: Step[] = edits.map((fields, i) => {
           state = { ...state, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
           return { author: `a${i}`, date: `2019-01-01T10:00:0${i}.000000+02:00`, after: state };
         });
         const doc = storedAsset('abc', steps);
-        const history = rebuildHistory(doc);
+        const history = rebuildHistory(doc, BODY_LIMIT);
         expect(history.fallback).toBeUndefined();
         expect(history.revisions.map((r) => r.rev)).toEqual(steps.map((_, i) => i + 1));
         expect(history.revisions.map((r) => r.author)).toEqual(steps.map((s) => s.author));
@@ -127,9 +203,11 @@ describe('rebuildHistory', () => {
   });
 
   it("the last revision's date is the document's dateModified", () => {
-    const doc = storedAsset('abc', [{ author: 'b', date: '2019-01-01T10:00:00.000000+02:00', after: { ...servedFields(1), status: 'draft' } }]);
+    const doc = storedAsset('abc', [
+      { author: 'b', date: '2019-01-01T10:00:00.000000+02:00', after: { ...servedFields(1), status: 'draft' } },
+    ]);
     doc.dateModified = '2019-01-01T11:00:00.000000+02:00';
-    const [only] = rebuildHistory(doc).revisions;
+    const [only] = rebuildHistory(doc, BODY_LIMIT).revisions;
     expect(only!.date).toBe(doc.dateModified);
     expect(assetAfter([only!])).toEqual(servedForm(doc));
   });
@@ -137,7 +215,7 @@ describe('rebuildHistory', () => {
   it('falls back to one revision holding the asset, authored by its owner, when a patch does not apply', () => {
     const [doc] = generateAssets(1, 3, Date.UTC(2019, 0, 1) * 1000);
     doc!.revisions[2].changes = [{ op: 'test', path: '/title', value: 'not the title' }];
-    const history = rebuildHistory(doc!);
+    const history = rebuildHistory(doc!, BODY_LIMIT);
     expect(history.fallback).toMatch(/a patch does not apply/);
     expect(history.revisions).toHaveLength(1);
     expect(history.revisions[0]).toMatchObject({ rev: 1, author: 'broker', date: doc!.dateModified });
@@ -147,7 +225,7 @@ describe('rebuildHistory', () => {
   it('a document without revisions gets the same single revision', () => {
     const [doc] = generateAssets(1, 1, Date.UTC(2019, 0, 1) * 1000);
     delete doc!.revisions;
-    expect(rebuildHistory(doc!).fallback).toBe('no revisions');
+    expect(rebuildHistory(doc!, BODY_LIMIT).fallback).toBe('no revisions');
   });
 });
 

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/domain/json.js';
 import { cloneJson, mergePatch } from '../../src/domain/patch.js';
 
-const jsonObject = fc.jsonValue().filter((v): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v));
+const jsonObject = fc
+  .jsonValue()
+  .filter((v): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v));
 
 describe('mergePatch', () => {
   it('deep-merges objects and replaces scalars', () => {
@@ -104,7 +106,9 @@ describe('mergePatch', () => {
       if (Array.isArray(value)) return value.filter((element) => element !== null).map(dropNulls);
       if (value === null || typeof value !== 'object') return value;
       return Object.fromEntries(
-        Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]),
+        Object.entries(value)
+          .filter(([, v]) => v !== null)
+          .map(([k, v]) => [k, dropNulls(v)]),
       );
     };
     const withoutNullFields = (value: JsonObject): string => JSON.stringify(dropNulls(value));

@@ -22,14 +22,19 @@ describe('toJson: amounts', () => {
   });
 
   it('finds amounts at any depth, in lists too', () => {
-    const debt = { debt: { value: { amount: 5 }, debtCurrencyValue: { amount: 6.25 } }, items: [{ unit: { value: { amount: 7 } } }] };
+    const debt = {
+      debt: { value: { amount: 5 }, debtCurrencyValue: { amount: 6.25 } },
+      items: [{ unit: { value: { amount: 7 } } }],
+    };
     expect(toJson(debt)).toBe(
       '{"debt":{"value":{"amount":5.0},"debtCurrencyValue":{"amount":6.25}},"items":[{"unit":{"value":{"amount":7.0}}}]}',
     );
   });
 
   it('changes only numbers under the key amount', () => {
-    expect(toJson({ quantity: 5, amounts: 3, amount: '100', list: [100] })).toBe('{"quantity":5,"amounts":3,"amount":"100","list":[100]}');
+    expect(toJson({ quantity: 5, amounts: 3, amount: '100', list: [100] })).toBe(
+      '{"quantity":5,"amounts":3,"amount":"100","list":[100]}',
+    );
     expect(toJson({ amount: [1, 2] })).toBe('{"amount":[1,2]}');
   });
 

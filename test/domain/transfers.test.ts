@@ -1,4 +1,4 @@
-/** The ownership transfer rules (decisions.md §10): where a transfer stands, what it shows, the order of the checks. */
+/** The transfer rules of docs/decisions/0033-ownership-transfer-in-two-writes.md. */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import { STATUSES } from '../../src/domain/workflow.js';
@@ -55,9 +55,9 @@ describe('standingOf: the asset decides', () => {
   });
 
   it('is unused when the marked asset moved on to another token without it (a race lost)', () => {
-    expect(standingOf(transfer(markOn(A, H_CREATED)), asset({ transferTokenHash: H_OTHER, appliedTransfers: ['x'] }))).toBe(
-      'unused',
-    );
+    expect(
+      standingOf(transfer(markOn(A, H_CREATED)), asset({ transferTokenHash: H_OTHER, appliedTransfers: ['x'] })),
+    ).toBe('unused');
   });
 
   it('is unused when the marked asset ended before the call was finished', () => {
@@ -75,19 +75,24 @@ describe('standingOf: the asset decides', () => {
 describe('transferView', () => {
   it('shows the creation date and no usedFor while unused', () => {
     expect(transferView(transfer(), undefined)).toEqual({ date: 1_000 });
-    expect(transferView(transfer(markOn(A, H_CREATED)), asset({ transferTokenHash: H_OTHER }))).toEqual({ date: 1_000 });
+    expect(transferView(transfer(markOn(A, H_CREATED)), asset({ transferTokenHash: H_OTHER }))).toEqual({
+      date: 1_000,
+    });
   });
 
   it('shows the asset and the moment of the mark once used or pending', () => {
     expect(transferView(transfer(markOn(A, H_CREATED)), asset())).toEqual({ date: 2_000, usedFor: `/assets/${A}` });
-    expect(transferView(transfer(markOn(A, H_CREATED)), asset({ appliedTransfers: [T], transferTokenHash: H_T }))).toEqual({
+    expect(
+      transferView(transfer(markOn(A, H_CREATED)), asset({ appliedTransfers: [T], transferTokenHash: H_T })),
+    ).toEqual({
       date: 2_000,
       usedFor: `/assets/${A}`,
     });
   });
 });
 
-describe('decideOwnership: the checks of decisions.md §10, in their order', () => {
+// docs/decisions/0033-ownership-transfer-in-two-writes.md
+describe('decideOwnership: the checks of record 0033, in their order', () => {
   it('lets brokers and admins call, not the concierge', () => {
     expect([...TRANSFER_ROLES].sort()).toEqual(['admins', 'brokers']);
   });
@@ -99,7 +104,11 @@ describe('decideOwnership: the checks of decisions.md §10, in their order', () 
         status: 403,
         entry: [
           ended
-            ? { location: 'body', name: 'data', description: `Can't update credentials in current (${status}) asset status` }
+            ? {
+                location: 'body',
+                name: 'data',
+                description: `Can't update credentials in current (${status}) asset status`,
+              }
             : { location: 'body', name: 'transfer', description: 'Invalid transfer' },
         ],
       });
@@ -133,24 +142,40 @@ describe('decideOwnership: the checks of decisions.md §10, in their order', () 
   });
 
   it('applies an unused transfer, marking it first, from the token the caller proved', () => {
-    expect(decideOwnership(facts())).toEqual({ allowed: true, unchanged: false, transfer: transfer(), fromHash: H_CREATED, mark: true });
+    expect(decideOwnership(facts())).toEqual({
+      allowed: true,
+      unchanged: false,
+      transfer: transfer(),
+      fromHash: H_CREATED,
+      mark: true,
+    });
   });
 
   it('takes a transfer whose mark on another asset nothing can finish (a lost race), marking it anew', () => {
     const lost = transfer(markOn(B, H_OTHER));
     const movedOn = asset({ id: B, transferTokenHash: 'z'.repeat(64), appliedTransfers: ['x'] });
-    expect(decideOwnership(facts({ transfer: lost, markedAsset: movedOn }))).toMatchObject({ allowed: true, mark: true });
+    expect(decideOwnership(facts({ transfer: lost, markedAsset: movedOn }))).toMatchObject({
+      allowed: true,
+      mark: true,
+    });
   });
 
   it('finishes a call cut short: the transfer is pending for this asset, no new mark', () => {
     const cutShort = transfer(markOn(A, H_CREATED));
-    expect(decideOwnership(facts({ transfer: cutShort, markedAsset: asset() }))).toMatchObject({ allowed: true, unchanged: false, mark: false });
+    expect(decideOwnership(facts({ transfer: cutShort, markedAsset: asset() }))).toMatchObject({
+      allowed: true,
+      unchanged: false,
+      mark: false,
+    });
   });
 
   it('changes nothing when the asset already has the transfer’s tokens', () => {
     const applied = asset({ transferTokenHash: H_T, appliedTransfers: [T] });
     const used = transfer(markOn(A, H_CREATED));
-    expect(decideOwnership(facts({ asset: applied, transfer: used, markedAsset: applied }))).toEqual({ allowed: true, unchanged: true });
+    expect(decideOwnership(facts({ asset: applied, transfer: used, markedAsset: applied }))).toEqual({
+      allowed: true,
+      unchanged: true,
+    });
   });
 
   it('refuses every call on an asset without a transfer token (created before transfers existed) as Invalid transfer', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAsset, checkInput, checkOwnershipChange, responseValidator } from '../../src/domain/validation.js';
+import { componentValidator } from '../../src/contract/validators.js';
+import { checkAsset, checkInput, checkOwnershipChange } from '../../src/domain/validation.js';
 import type { JsonObject, JsonValue } from '../../src/domain/json.js';
 import { validAsset } from '../helpers/fixtures.js';
 
@@ -83,7 +84,11 @@ describe('valid payloads', () => {
   });
 
   it('accepts debt amounts of 0 and a date signed without an offset', () => {
-    const debt = { value: { amount: 0, currency: 'UAH' }, debtCurrencyValue: { amount: 0, currency: 'EUR' }, dateSigned: '2017-08-16T12:30:17' };
+    const debt = {
+      value: { amount: 0, currency: 'UAH' },
+      debtCurrencyValue: { amount: 0, currency: 'EUR' },
+      dateSigned: '2017-08-16T12:30:17',
+    };
     expect(checkInput({ debt })).toEqual([]);
   });
 
@@ -100,14 +105,18 @@ describe('unknown fields', () => {
   });
 
   it('in a nested object: the top field, {badKey: "Rogue field"}', () => {
-    expect(checkInput({ assetCustodian: { name: 'x', badKey: 1 } })).toEqual([body('assetCustodian', { badKey: 'Rogue field' })]);
+    expect(checkInput({ assetCustodian: { name: 'x', badKey: 1 } })).toEqual([
+      body('assetCustodian', { badKey: 'Rogue field' }),
+    ]);
     expect(checkInput({ assetCustodian: { contactPoint: { name: 'x', badKey: 1 } } })).toEqual([
       body('assetCustodian', { contactPoint: { badKey: 'Rogue field' } }),
     ]);
   });
 
   it('inside a list element: the element error alone, with no list wrapper', () => {
-    expect(checkInput({ items: [item(), { ...item(), badKey: 1 }] })).toEqual([body('items', { badKey: 'Rogue field' })]);
+    expect(checkInput({ items: [item(), { ...item(), badKey: 1 }] })).toEqual([
+      body('items', { badKey: 'Rogue field' }),
+    ]);
   });
 
   it('is reported at creation too, and only it (conversion stops before required checks)', () => {
@@ -131,19 +140,47 @@ function isObject(value: unknown): value is JsonObject {
 
 describe('conversion: checked on the data as sent', () => {
   const cases: [string, JsonObject, unknown][] = [
-    ['a mapping expected', { value: 'abc' }, ['Please use a mapping for this field or Value instance instead of unicode.']],
-    ['a mapping expected (list given)', { assetCustodian: [] }, ['Please use a mapping for this field or Organization instance instead of list.']],
-    ['a mapping expected, nested', { assetCustodian: { address: 5 } }, { address: ['Please use a mapping for this field or Address instance instead of int.'] }],
+    [
+      'a mapping expected',
+      { value: 'abc' },
+      ['Please use a mapping for this field or Value instance instead of unicode.'],
+    ],
+    [
+      'a mapping expected (list given)',
+      { assetCustodian: [] },
+      ['Please use a mapping for this field or Organization instance instead of list.'],
+    ],
+    [
+      'a mapping expected, nested',
+      { assetCustodian: { address: 5 } },
+      { address: ['Please use a mapping for this field or Address instance instead of int.'] },
+    ],
     ['a string expected', { title: 5 }, ["Couldn't interpret '5' as string."]],
     ['a list expected', { items: 'abc' }, ['Could not interpret the value as a list']],
-    ['a boolean expected', { value: { valueAddedTaxIncluded: 'yes' } }, { valueAddedTaxIncluded: ['Must be either true or false.'] }],
+    [
+      'a boolean expected',
+      { value: { valueAddedTaxIncluded: 'yes' } },
+      { valueAddedTaxIncluded: ['Must be either true or false.'] },
+    ],
     ['a decimal expected', { value: { amount: 'abc' } }, { amount: ["Number 'abc' failed to convert to a decimal."] }],
     ['a whole number expected', { quantity: 1.5 }, ["Value '1.5' is not int."]],
     ['value.amount of 0', { value: { amount: 0 } }, { amount: ['Value should be greater than 0.'] }],
     ['value.amount below 0', { value: { amount: -1 } }, { amount: ['Value should be greater than 0.'] }],
-    ['debt amount below 0', { debt: { value: { amount: -0.01 } } }, { value: { amount: ['Value should be greater than 0.'] } }],
-    ['debt currency amount below 0', { debt: { debtCurrencyValue: { amount: -5 } } }, { debtCurrencyValue: { amount: ['Value should be greater than 0.'] } }],
-    ['date-time', { debt: { dateSigned: 'yesterday' } }, { dateSigned: ['Could not parse yesterday. Should be ISO8601.'] }],
+    [
+      'debt amount below 0',
+      { debt: { value: { amount: -0.01 } } },
+      { value: { amount: ['Value should be greater than 0.'] } },
+    ],
+    [
+      'debt currency amount below 0',
+      { debt: { debtCurrencyValue: { amount: -5 } } },
+      { debtCurrencyValue: { amount: ['Value should be greater than 0.'] } },
+    ],
+    [
+      'date-time',
+      { debt: { dateSigned: 'yesterday' } },
+      { dateSigned: ['Could not parse yesterday. Should be ISO8601.'] },
+    ],
     ['relatedLot length', { relatedLot: 'abc' }, ['Hash value is wrong length.']],
     ['relatedLot hex', { relatedLot: 'z'.repeat(32) }, ['Hash value is not hexadecimal.']],
   ];
@@ -158,19 +195,59 @@ describe('conversion: checked on the data as sent', () => {
 
 describe('validation: checked on the resulting asset only', () => {
   const cases: [string, JsonObject, unknown][] = [
-    ['debtorType', { debt: { debtorType: 'robot' } }, { debtorType: ["Value must be one of ['naturalPerson', 'legalPerson']."] }],
-    ['debt value currency', { debt: { value: { amount: 1, currency: 'USD' } } }, { value: { currency: ["Value must be one of ['UAH']."] } }],
+    [
+      'debtorType',
+      { debt: { debtorType: 'robot' } },
+      { debtorType: ["Value must be one of ['naturalPerson', 'legalPerson']."] },
+    ],
+    [
+      'debt value currency',
+      { debt: { value: { amount: 1, currency: 'USD' } } },
+      { value: { currency: ["Value must be one of ['UAH']."] } },
+    ],
     ['classification scheme', { classification: { scheme: 'CPV' } }, { scheme: ["Value must be one of ['CAV']."] }],
     ['mode', { mode: 'real' }, ["Value must be one of ['test']."]],
-    ['email', { assetCustodian: { contactPoint: { email: 'not-an-email' } } }, { contactPoint: { email: ['Not a well formed email address.'] } }],
-    ['url', { assetCustodian: { identifier: { uri: 'not a url' } } }, { identifier: { uri: ['Not a well formed URL.'] } }],
-    ['contact url', { assetCustodian: { contactPoint: { url: 'www' } } }, { contactPoint: { url: ['Not a well formed URL.'] } }],
+    [
+      'email',
+      { assetCustodian: { contactPoint: { email: 'not-an-email' } } },
+      { contactPoint: { email: ['Not a well formed email address.'] } },
+    ],
+    [
+      'url',
+      { assetCustodian: { identifier: { uri: 'not a url' } } },
+      { identifier: { uri: ['Not a well formed URL.'] } },
+    ],
+    [
+      'contact url',
+      { assetCustodian: { contactPoint: { url: 'www' } } },
+      { contactPoint: { url: ['Not a well formed URL.'] } },
+    ],
     ['title length', { title: 'x'.repeat(2001) }, ['String value is too long.']],
-    ['list length', { additionalClassifications: Array.from({ length: 101 }, () => ({ scheme: 's', id: 'i', description: 'd' })) }, ['Please provide no more than 100 items.']],
-    ['CAV id', { classification: { id: '99999999-9' } }, { id: ['Value must be a code of the CAV classifier (see the list of CAV codes).'] }],
-    ['currency', { value: { currency: 'ABC' } }, { currency: ['Value must be an ISO 4217 currency code, such as UAH.'] }],
-    ['debt currency', { debt: { debtCurrencyValue: { amount: 1, currency: 'usd' } } }, { debtCurrencyValue: { currency: ['Value must be an ISO 4217 currency code, such as UAH.'] } }],
-    ['identifier scheme', { assetCustodian: { identifier: { scheme: 'UA-XYZ' } } }, { identifier: { scheme: ['Value must be an organisation registration agency code, such as UA-EDR.'] } }],
+    [
+      'list length',
+      { additionalClassifications: Array.from({ length: 101 }, () => ({ scheme: 's', id: 'i', description: 'd' })) },
+      ['Please provide no more than 100 items.'],
+    ],
+    [
+      'CAV id',
+      { classification: { id: '99999999-9' } },
+      { id: ['Value must be a code of the CAV classifier (see the list of CAV codes).'] },
+    ],
+    [
+      'currency',
+      { value: { currency: 'ABC' } },
+      { currency: ['Value must be an ISO 4217 currency code, such as UAH.'] },
+    ],
+    [
+      'debt currency',
+      { debt: { debtCurrencyValue: { amount: 1, currency: 'usd' } } },
+      { debtCurrencyValue: { currency: ['Value must be an ISO 4217 currency code, such as UAH.'] } },
+    ],
+    [
+      'identifier scheme',
+      { assetCustodian: { identifier: { scheme: 'UA-XYZ' } } },
+      { identifier: { scheme: ['Value must be an organisation registration agency code, such as UA-EDR.'] } },
+    ],
   ];
   for (const [what, data, description] of cases) {
     it(what, () => {
@@ -217,7 +294,9 @@ describe('shapes', () => {
 
   it('collects the errors of the first failing list element only, at conversion', () => {
     const items = [item(), { ...item(), quantity: 'abc', badKey: 1 }, { ...item(), quantity: -1 }];
-    expect(checkInput({ items })).toEqual([body('items', { quantity: ["Value 'abc' is not int."], badKey: 'Rogue field' })]);
+    expect(checkInput({ items })).toEqual([
+      body('items', { quantity: ["Value 'abc' is not int."], badKey: 'Rogue field' }),
+    ]);
   });
 
   it('lists one object per failing element, without indices, at validation', () => {
@@ -254,7 +333,9 @@ describe('checkAsset: the complete asset', () => {
   }
 
   it('reports every missing required field at once', () => {
-    expect(byName(checkAsset({}))).toEqual(Object.fromEntries(REQUIRED.map((f) => [f, body(f, ['This field is required.'])])));
+    expect(byName(checkAsset({}))).toEqual(
+      Object.fromEntries(REQUIRED.map((f) => [f, body(f, ['This field is required.'])])),
+    );
   });
 
   it('takes a null field as missing', () => {
@@ -262,7 +343,9 @@ describe('checkAsset: the complete asset', () => {
   });
 
   it('requires assetType claimRights (422 on assetType)', () => {
-    expect(checkAsset({ ...transcriptAsset(), assetType: 'basic' })).toEqual([body('assetType', ["Value must be one of ['claimRights']."])]);
+    expect(checkAsset({ ...transcriptAsset(), assetType: 'basic' })).toEqual([
+      body('assetType', ["Value must be one of ['claimRights']."]),
+    ]);
   });
 
   it('accepts any assetType string in input: it is ignored outside creation', () => {
@@ -272,7 +355,9 @@ describe('checkAsset: the complete asset', () => {
   it('requires a telephone or an email in the contact point', () => {
     const asset = transcriptAsset();
     (asset.assetCustodian as JsonObject).contactPoint = { name: 'Державне управління справами' };
-    expect(checkAsset(asset)).toEqual([body('assetCustodian', { contactPoint: { email: ['telephone or email should be present'] } })]);
+    expect(checkAsset(asset)).toEqual([
+      body('assetCustodian', { contactPoint: { email: ['telephone or email should be present'] } }),
+    ]);
   });
 
   it('requires nested fields: contact name, identifier id and scheme, country, classification parts, value amount', () => {
@@ -286,7 +371,10 @@ describe('checkAsset: the complete asset', () => {
         identifier: { scheme: ['This field is required.'], id: ['This field is required.'] },
         address: { countryName: ['This field is required.'] },
       }),
-      classification: body('classification', { id: ['This field is required.'], description: ['This field is required.'] }),
+      classification: body('classification', {
+        id: ['This field is required.'],
+        description: ['This field is required.'],
+      }),
       value: body('value', { amount: ['This field is required.'] }),
     });
   });
@@ -298,7 +386,9 @@ describe('checkAsset: the complete asset', () => {
   });
 
   it('reports conversion errors alone, without the required ones', () => {
-    expect(checkAsset({ assetType: 'claimRights', title: 5 })).toEqual([body('title', ["Couldn't interpret '5' as string."])]);
+    expect(checkAsset({ assetType: 'claimRights', title: 5 })).toEqual([
+      body('title', ["Couldn't interpret '5' as string."]),
+    ]);
     const asset = transcriptAsset();
     delete asset.title;
     asset.value = { amount: -1, currency: 'UAH' };
@@ -335,7 +425,16 @@ describe('robustness', () => {
     expect(JSON.stringify(nested)).toBe(JSON.stringify([body('value', JSON.parse('{"__proto__": "Rogue field"}'))]));
   });
 
-  const REQUIRED_NAMES = ['assetType', 'title', 'classification', 'value', 'unit', 'quantity', 'assetCustodian', 'relatedLot'];
+  const REQUIRED_NAMES = [
+    'assetType',
+    'title',
+    'classification',
+    'value',
+    'unit',
+    'quantity',
+    'assetCustodian',
+    'relatedLot',
+  ];
 
   it('never throws; one entry per field, naming a field of the input (or a required one at validation)', () => {
     fc.assert(
@@ -357,20 +456,21 @@ describe('robustness', () => {
   });
 });
 
-describe('responseValidator', () => {
+describe('componentValidator', () => {
   it('validates served assets and refuses fields the registry never serves', () => {
-    const validate = responseValidator('Asset');
+    const validate = componentValidator('Asset');
     expect(validate(servedAsset())).toBe(true);
     expect(validate({ ...servedAsset(), ownerTokenHash: 'x' })).toBe(false);
     expect(validate({ ...servedAsset(), status: 'unknown' })).toBe(false);
   });
 
   it('throws for a schema the document does not have', () => {
-    expect(() => responseValidator('NoSuchSchema')).toThrow(/NoSuchSchema/);
+    expect(() => componentValidator('NoSuchSchema')).toThrow(/NoSuchSchema/);
   });
 });
 
-describe('checkOwnershipChange (decisions.md §10)', () => {
+// docs/decisions/0033-ownership-transfer-in-two-writes.md
+describe('checkOwnershipChange (record 0033)', () => {
   const valid = { id: 'f2a9c4b1e0d34c7e9a8b7c6d5e4f3a2b', transfer: '7c1e5a3f9b2d4e6a8c0b1d3f5a7c9e2b' };
 
   it('accepts an id and a transfer token, and ignores other fields as the original did', () => {
@@ -398,8 +498,10 @@ describe('checkOwnershipChange (decisions.md §10)', () => {
   });
 });
 
-describe('bounded field errors (decisions.md §15)', () => {
-  const unknown = (count: number): JsonObject => Object.fromEntries(Array.from({ length: count }, (_, i) => [`unknown${i}`, i]));
+// docs/decisions/0045-bounded-answers.md
+describe('bounded field errors (record 0045)', () => {
+  const unknown = (count: number): JsonObject =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`unknown${i}`, i]));
 
   it('lists at most 100, then one entry counting the rest', () => {
     const errors = checkInput(unknown(150));
@@ -422,7 +524,9 @@ describe('bounded field errors (decisions.md §15)', () => {
   it('checks an ownership change nested deeper than the call stack goes without failing', () => {
     let deep: JsonValue = null;
     for (let i = 0; i < 200_000; i++) deep = [deep];
-    expect(checkOwnershipChange({ id: 'a'.repeat(32), transfer: 'b'.repeat(32), ignored: deep, other: null })).toEqual([]);
+    expect(checkOwnershipChange({ id: 'a'.repeat(32), transfer: 'b'.repeat(32), ignored: deep, other: null })).toEqual(
+      [],
+    );
     expect(checkOwnershipChange({ id: null, transfer: 'b', ignored: deep })).toEqual([
       { location: 'body', name: 'id', description: ['This field is required.'] },
     ]);

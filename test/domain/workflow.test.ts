@@ -4,7 +4,7 @@ import { creatableFields, decidePatch, STATUSES, type Role, type Status } from '
 
 const ROLES: Role[] = ['owner', 'brokers', 'concierge', 'admins'];
 
-// decisions.md §3 and behaviour §4.2, written out move by move.
+// docs/decisions/0007-workflow-as-tables.md, written out move by move.
 const ALLOWED_MOVES = new Set([
   'draft>pending:owner',
   'draft>pending:admins',
@@ -34,7 +34,10 @@ const EDITS_ALLOWED = new Set([
   'active:admins',
 ]);
 
-const refusedIn = (status: Status) => ({ allowed: false, description: `Can't update asset in current (${status}) status` });
+const refusedIn = (status: Status) => ({
+  allowed: false,
+  description: `Can't update asset in current (${status}) status`,
+});
 
 describe('decidePatch: the state table', () => {
   for (const from of STATUSES) {

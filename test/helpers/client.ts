@@ -38,14 +38,14 @@ export interface Response {
 }
 
 /** One request as it goes out: `path` includes the query string; header names are lower-case. */
-export interface OutgoingRequest {
+interface OutgoingRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
   body?: string | Buffer | Readable;
 }
 
-export interface IncomingResponse {
+interface IncomingResponse {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
   raw: Buffer;
@@ -93,7 +93,13 @@ export function injectTransport(app: FastifyInstance, baseUrl: string): Transpor
       } else if (sent['content-length'] === undefined && (body !== undefined || PAYLOAD_METHODS.has(method))) {
         sent['content-length'] = String(body === undefined ? 0 : Buffer.byteLength(body));
       }
-      const res = await app.inject({ method: method as any, url: path, headers: sent, payload: body, remoteAddress: '127.0.0.1' });
+      const res = await app.inject({
+        method: method as any,
+        url: path,
+        headers: sent,
+        payload: body,
+        remoteAddress: '127.0.0.1',
+      });
       return { status: res.statusCode, headers: res.headers, raw: res.rawPayload };
     },
   };
@@ -139,11 +145,11 @@ export class Client {
     }
     let target = path;
     if (options.token !== undefined) {
-      target += (target.includes('?') ? '&' : '?') + 'acc_token=' + encodeURIComponent(options.token);
+      target += `${target.includes('?') ? '&' : '?'}acc_token=${encodeURIComponent(options.token)}`;
     }
     const headers: Record<string, string> = {};
-    const key = options.key === undefined ? this.key : options.key ?? undefined;
-    if (key !== undefined) headers.authorization = 'Basic ' + Buffer.from(`${key}:`).toString('base64');
+    const key = options.key === undefined ? this.key : (options.key ?? undefined);
+    if (key !== undefined) headers.authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
     const cookie = this.cookieHeader();
     if (cookie) headers.cookie = cookie;
     let body: string | Buffer | Readable | undefined;

@@ -11,7 +11,11 @@ export interface ExpectedError {
 function canon(value: unknown): string {
   return JSON.stringify(value, (_k, v) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
       : v,
   );
 }
@@ -24,7 +28,11 @@ export function expectErrors(res: Response, status: number, expected: ExpectedEr
   const actual: any[] = res.json.errors;
   expect(Array.isArray(actual), res.text).toBe(true);
   const shape = (e: any, withDescription: boolean) =>
-    canon(withDescription ? { location: e.location, name: e.name, description: e.description } : { location: e.location, name: e.name });
+    canon(
+      withDescription
+        ? { location: e.location, name: e.name, description: e.description }
+        : { location: e.location, name: e.name },
+    );
   const want = expected.map((e) => ('description' in e ? shape(e, true) : shape(e, false))).sort();
   const got = actual.map((e, i) => ('description' in (expected[i] ?? {}) ? shape(e, true) : shape(e, false)));
   // Match each expected entry to one actual entry.
@@ -35,10 +43,19 @@ export function expectErrors(res: Response, status: number, expected: ExpectedEr
     expect(idx, `expected error ${key} in ${res.text}`).toBeGreaterThanOrEqual(0);
     remaining.splice(idx, 1);
   }
-  expect(remaining.map((a) => shape(a, true)), `unexpected extra errors (wanted ${want.join(' ')}; got ${got.join(' ')})`).toEqual([]);
+  expect(
+    remaining.map((a) => shape(a, true)),
+    `unexpected extra errors (wanted ${want.join(' ')}; got ${got.join(' ')})`,
+  ).toEqual([]);
 }
 
 /** One error entry whose description is a single-message list (or the given value). */
-export function expectOneError(res: Response, status: number, location: string, name: string, description?: unknown): void {
+export function expectOneError(
+  res: Response,
+  status: number,
+  location: string,
+  name: string,
+  description?: unknown,
+): void {
   expectErrors(res, status, [description === undefined ? { location, name } : { location, name, description }]);
 }

@@ -1,7 +1,7 @@
 /**
- * Reading an asset's history over HTTP, and folding it with the JSON Patch library itself (not the registry's
- * own fold), so that a test compares the history with what `GET /assets/{id}` serves independently of the code
- * under test.
+ * Reading an asset's history over HTTP, and folding it with the JSON Patch library itself (not the registry's own
+ * fold), so that a test compares the history with what `GET /assets/{id}` serves independently of the code under
+ * test.
  */
 import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import { expect } from 'vitest';
@@ -12,6 +12,8 @@ export interface ServedRevision {
   date: string;
   author: string;
   changes: Operation[];
+  /** Once its entry is in the transparency log's latest checkpoint. */
+  logIndex?: number;
 }
 
 export const revisionsPath = (id: string): string => `/api/0.1/assets/${id}/revisions`;
@@ -30,16 +32,17 @@ export async function readHistory(client: Client, id: string, limit = 1000): Pro
 }
 
 /** The revisions' changes applied in order to `from` (`{}`), by fast-json-patch with its operation checks on. */
-export function fold(revisions: readonly ServedRevision[], from: Record<string, unknown> = {}): Record<string, unknown> {
+function fold(revisions: readonly ServedRevision[], from: Record<string, unknown> = {}): Record<string, unknown> {
   let asset = from;
-  for (const revision of revisions) asset = fastJsonPatch.applyPatch(asset, structuredClone(revision.changes), true, false).newDocument;
+  for (const revision of revisions)
+    asset = fastJsonPatch.applyPatch(asset, structuredClone(revision.changes), true, false).newDocument;
   return asset;
 }
 
 /**
- * The rules every history keeps (decisions.md §12): revs 1 … n without gaps; each `date` the `dateModified` its
- * changes set (revision 1's the asset's creation); only add/remove/replace, never the path ""; the fold of all of
- * them is `served`, `dateModified` included.
+ * The rules every history keeps (docs/decisions/0036-revisions-are-json-patches.md): revs 1 … n without gaps; each
+ * `date` the `dateModified` its changes set (revision 1's the asset's creation); only add/remove/replace, never the
+ * path ""; the fold of all of them is `served`, `dateModified` included.
  */
 export function expectWellFormed(revisions: readonly ServedRevision[], served: Record<string, unknown>): void {
   expect(revisions.map((revision) => revision.rev)).toEqual(revisions.map((_, i) => i + 1));

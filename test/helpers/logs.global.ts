@@ -14,8 +14,15 @@ export function setup(): () => void {
   process.env.REGISTRY_TEST_LOG_DIR = dir;
   return () => {
     const files = readdirSync(dir);
-    const read = (name: string) => readFileSync(join(dir, name), 'utf8').split('\n').filter((line) => line !== '');
-    const secrets = [...Object.values(KEYS), COOKIE_SECRET, ...files.filter((name) => name.startsWith('secrets-')).flatMap(read)];
+    const read = (name: string) =>
+      readFileSync(join(dir, name), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
+    const secrets = [
+      ...Object.values(KEYS),
+      COOKIE_SECRET,
+      ...files.filter((name) => name.startsWith('secrets-')).flatMap(read),
+    ];
     const logs = files.filter((name) => name.endsWith('.log'));
     let lines = 0;
     const leaks: string[] = [];
@@ -25,7 +32,9 @@ export function setup(): () => void {
       leaks.push(...leaksIn(content, secrets).map((leak) => `${name}: ${leak}`));
     }
     if (leaks.length > 0) {
-      throw new Error(`${leaks.length} log lines of the run give a secret away (logs kept in ${dir}):\n${leaks.slice(0, 20).join('\n')}`);
+      throw new Error(
+        `${leaks.length} log lines of the run give a secret away (logs kept in ${dir}):\n${leaks.slice(0, 20).join('\n')}`,
+      );
     }
     process.stdout.write(`log capture: ${lines} lines of ${logs.length} test servers hold no secret\n`);
     rmSync(dir, { recursive: true, force: true });

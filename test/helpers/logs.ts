@@ -1,9 +1,7 @@
 /**
- * The suite's log capture (decisions.md §15: no secret in any log line). Every test server logs at `trace` into a
- * file of its own under REGISTRY_TEST_LOG_DIR (made by test/helpers/logs.global.ts); every owner and transfer
- * token a test client receives is noted beside them. At the end of the run the global teardown reads every line
- * and fails the run when one holds an API key, Basic credentials, a token, a cookie or an unredacted secret header
- * or field. A test may also read its own server's lines (`TestServer.logLines()`).
+ * The suite's log capture (docs/decisions/0044-secrets-out-of-logs.md): every test server logs at `trace` into a
+ * file of its own, beside the tokens its clients received, and the global teardown fails the run when any line
+ * holds a secret.
  */
 import { appendFileSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 
 /** The folder of this run's logs; a folder of this process when the run has none (a file run outside vitest's config). */
-export function logDir(): string {
+function logDir(): string {
   let dir = process.env.REGISTRY_TEST_LOG_DIR;
   if (dir === undefined) {
     dir = join(tmpdir(), `registry-test-logs-${process.pid}`);
@@ -39,7 +37,9 @@ export function openServerLog(): ServerLog {
     stream,
     lines() {
       if (!closed) stream.flushSync();
-      return readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+      return readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
     },
     close() {
       if (closed) return;
@@ -57,7 +57,15 @@ export function noteSecrets(values: readonly string[]): void {
 }
 
 /** Header and field names whose values are secrets wherever they appear in a logged object. */
-const SECRET_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-access-token', 'access', 'acc_token']);
+const SECRET_NAMES = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-access-token',
+  'access',
+  'acc_token',
+]);
 const REDACTED = '[Redacted]';
 
 /** The names of secret fields in a logged object whose value is not redacted. */
@@ -74,7 +82,7 @@ function unredactedFields(value: unknown, found: string[] = []): string[] {
  * What secret `line` gives away, or undefined: one of `secrets` (keys, tokens; also as Basic credentials), an
  * `acc_token` query value, a `SERVER_ID` cookie, or a secret header or field that is not redacted.
  */
-export function leakIn(line: string, secrets: readonly string[]): string | undefined {
+function leakIn(line: string, secrets: readonly string[]): string | undefined {
   for (const secret of secrets) {
     if (line.includes(secret)) return `the secret ${secret.slice(0, 6)}…`;
     // The first 30 characters of a secret start the base64 of any Basic credentials made of it with the same 40 characters.

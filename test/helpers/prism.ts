@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../scripts/bench/ports.js';
+import { freePort } from '../../bench/ports.js';
 
 const PRISM = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
 
@@ -17,7 +17,7 @@ export interface RunningPrism {
 
 /**
  * The document a registry serves, saved to a file for Prism: Prism 5.14 cannot download it itself on Node 24 (its
- * HTTP resolver's AbortSignal polyfill is refused by Node's own fetch), so it reads a file, as the README says.
+ * HTTP resolver's AbortSignal polyfill is refused by Node's own fetch), so it reads a file, as docs/clients.md says.
  */
 export async function servedDocumentFile(url: string): Promise<string> {
   const response = await fetch(url);
@@ -30,7 +30,9 @@ export async function servedDocumentFile(url: string): Promise<string> {
 /** Starts Prism with `args` (its command and document first) and resolves once it listens. */
 export async function startPrism(args: string[]): Promise<RunningPrism> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [PRISM, ...args, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [PRISM, ...args, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const listening = (chunk: Buffer) => {

@@ -16,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/types.js';
 import { openStore } from '../../src/store/index.js';
 import { buildApp } from '../../src/app.js';
 import type { AssetStore } from '../../src/store/types.js';
@@ -24,9 +25,9 @@ import { Client, httpTransport, injectTransport, type Transport } from './client
 import { openServerLog } from './logs.js';
 import { KEYS, COOKIE_SECRET } from './keys.js';
 
-export { KEYS, COOKIE_SECRET, type TestKeys } from './keys.js';
+export { KEYS, COOKIE_SECRET } from './keys.js';
 
-export const AUTH_INI = `[brokers]
+const AUTH_INI = `[brokers]
 broker = ${KEYS.broker}
 broker2 = ${KEYS.broker2}
 
@@ -41,9 +42,9 @@ administrator = ${KEYS.admin}
 export type Settings = Record<string, string>;
 
 /** `inject`: the app without a socket; `http`: real requests to the listening port. */
-export type Via = 'inject' | 'http';
+type Via = 'inject' | 'http';
 
-export interface ClientOptions {
+interface ClientOptions {
   key?: string;
   autoCookie?: boolean;
   /** Defaults to the server's. */
@@ -123,7 +124,10 @@ export class Scratch {
   async cleanup(): Promise<void> {
     const databases = this.databases.splice(0);
     const dirs = this.dirs.splice(0);
-    await Promise.all([...databases.map(dropMongoDatabase), ...dirs.map((dir) => rm(dir, { recursive: true, force: true }))]);
+    await Promise.all([
+      ...databases.map(dropMongoDatabase),
+      ...dirs.map((dir) => rm(dir, { recursive: true, force: true })),
+    ]);
   }
 }
 
@@ -147,10 +151,13 @@ function roleClients(client: (options?: ClientOptions) => Client): RoleClients {
   };
 }
 
+/** What `openStore` reads of the settings. */
+type StoreSettings = Parameters<typeof openStore>[0];
+
 export interface StartOptions {
   via?: Via;
   /** Opens the server's store from its settings instead of `openStore` (e.g. a MongoDB store with command monitoring). */
-  openStore?: (config: Config) => Promise<AssetStore>;
+  openStore?: (settings: StoreSettings) => Promise<AssetStore>;
 }
 
 /**
@@ -180,7 +187,7 @@ export async function startServer(settings: Settings = {}, options: StartOptions
   const log = openServerLog();
   try {
     config = loadConfig({ ...env, ...settings }, []);
-    store = await (options.openStore ?? openStore)(config);
+    store = await (options.openStore ?? openStore)({ ...config.store, timeZone: config.timeZone });
     app = await buildApp({ config, store, logStream: log.stream });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (err) {
@@ -204,13 +211,14 @@ export async function startServer(settings: Settings = {}, options: StartOptions
   app.server.on('request', (request: { socket: Socket }) => unused.delete(request.socket));
   const transports: Record<Via, Transport> = { inject: injectTransport(app, url), http: httpTransport(url) };
   const via = options.via ?? 'inject';
-  const client = (o: ClientOptions = {}) => new Client(transports[o.via ?? via], { key: o.key, autoCookie: o.autoCookie });
+  const client = (o: ClientOptions = {}) =>
+    new Client(transports[o.via ?? via], { key: o.key, autoCookie: o.autoCookie });
   const started = { app, store };
   let closing: Promise<void> | undefined;
   return {
     url,
-    dataDir: config.dataDir,
-    mongodbUri: config.mongodbUri,
+    dataDir: config.store.dataDir,
+    mongodbUri: config.store.mongodbUri,
     app,
     store,
     ...roleClients(client),
@@ -272,7 +280,8 @@ export function useServer(settings: Settings = {}, options: StartOptions = {}): 
     inject: lateTransport(() => running().transport('inject')),
     http: lateTransport(() => running().transport('http')),
   };
-  const client = (o: ClientOptions = {}) => new Client(transports[o.via ?? via], { key: o.key, autoCookie: o.autoCookie });
+  const client = (o: ClientOptions = {}) =>
+    new Client(transports[o.via ?? via], { key: o.key, autoCookie: o.autoCookie });
 
   beforeAll(async () => {
     started = await startServer(settings, options);

@@ -5,7 +5,7 @@
  */
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { responseValidator } from '../../src/domain/validation.js';
+import { componentValidator } from '../../src/contract/validators.js';
 
 export interface SseEvent {
   /** The `id` field, when the event had one. */
@@ -82,7 +82,11 @@ export interface OpenedStream {
 }
 
 /** GET `url` as an event stream. A refusal (not 200) is read whole and returned with its text. */
-export async function openStream(url: string, headers: Record<string, string> = {}, dispatcher: Dispatcher = streamDispatcher): Promise<OpenedStream> {
+async function openStream(
+  url: string,
+  headers: Record<string, string> = {},
+  dispatcher: Dispatcher = streamDispatcher,
+): Promise<OpenedStream> {
   const abort = new AbortController();
   const res = await request(url, {
     method: 'GET',
@@ -131,7 +135,9 @@ export async function openStream(url: string, headers: Record<string, string> = 
         if (done(parser)) return resolve();
         const timer = setTimeout(() => {
           listeners.delete(check);
-          reject(new Error(`stream: ${what} did not arrive within ${timeoutMs} ms (${parser.events.length} events so far)`));
+          reject(
+            new Error(`stream: ${what} did not arrive within ${timeoutMs} ms (${parser.events.length} events so far)`),
+          );
         }, timeoutMs);
         const check = () => {
           if (!done(parser)) return;
@@ -157,20 +163,26 @@ export interface ChangeEvent {
  * document themselves (VALIDATE_REPLIES), refusals included; the events inside a stream are checked here
  * (`changeEvents`).
  */
-export async function openChanges(base: string, query = '', headers: Record<string, string> = {}): Promise<OpenedStream> {
+export async function openChanges(
+  base: string,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<OpenedStream> {
   return openStream(base + CHANGES + query, headers);
 }
 
 /** The document's schema of an event's data: a listing entry. */
-const listingItem = responseValidator('ListingItem');
+const listingItem = componentValidator('ListingItem');
 
 /** The events read so far, each checked: one line of JSON data matching `ListingItem`, its id its `dateModified`. */
 export function changeEvents(parser: SseParser): ChangeEvent[] {
   return parser.events.map((event) => {
     if (event.data.includes('\n')) throw new Error(`event data on several lines: ${event.data}`);
     const data = JSON.parse(event.data) as ChangeEvent['data'];
-    if (!listingItem(data)) throw new Error(`event data ${event.data} is no ListingItem: ${JSON.stringify(listingItem.errors)}`);
-    if (event.id !== data.dateModified) throw new Error(`event id ${event.id} is not its dateModified ${data.dateModified}`);
+    if (!listingItem(data))
+      throw new Error(`event data ${event.data} is no ListingItem: ${JSON.stringify(listingItem.errors)}`);
+    if (event.id !== data.dateModified)
+      throw new Error(`event id ${event.id} is not its dateModified ${data.dateModified}`);
     return { id: event.id, data };
   });
 }

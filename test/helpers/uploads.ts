@@ -28,7 +28,8 @@ export function multipart(parts: Part[]): MultipartBody {
   const boundary = `----registry-test-${randomBytes(8).toString('hex')}`;
   async function* body(): AsyncGenerator<Buffer> {
     for (const part of parts) {
-      const parameters = part.rawParameters ?? (part.filename === undefined ? undefined : `filename="${part.filename}"`);
+      const parameters =
+        part.rawParameters ?? (part.filename === undefined ? undefined : `filename="${part.filename}"`);
       const disposition = `form-data; name="${part.name}"${parameters === undefined ? '' : `; ${parameters}`}`;
       const type = part.contentType === undefined ? '' : `Content-Type: ${part.contentType}\r\n`;
       yield Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`);
@@ -49,7 +50,11 @@ export async function collect(body: AsyncIterable<Buffer>): Promise<Buffer> {
 }
 
 /** POSTs a multipart form to the upload endpoint (sized, unless `chunked`). */
-export async function sendForm(client: Client, parts: Part[], options: { chunked?: boolean; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function sendForm(
+  client: Client,
+  parts: Part[],
+  options: { chunked?: boolean; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const form = multipart(parts);
   const body = options.chunked ? form.body : await collect(form.body);
   return client.request('POST', UPLOAD, { body, headers: { 'content-type': form.contentType, ...options.headers } });

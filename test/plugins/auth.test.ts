@@ -1,7 +1,4 @@
-/**
- * API keys and roles: spec "Authentication", decisions.md §2 (401 + WWW-Authenticate, Bearer, password ignored,
- * roles from INI sections, 403 without the owner token, token by query/header/body, AUTH_FILE created once).
- */
+/** API keys and roles: spec "Authentication", docs/decisions/0006-api-keys-and-roles.md. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
@@ -20,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { broker } = useServer();
 
 function basic(userPass: string): string {
-  return 'Basic ' + Buffer.from(userPass).toString('base64');
+  return `Basic ${Buffer.from(userPass).toString('base64')}`;
 }
 
 describe('writes need a known key (401)', () => {
@@ -40,13 +37,21 @@ describe('writes need a known key (401)', () => {
   });
 
   it('a key used as the password (empty user name) is not a key → 401', async () => {
-    const res = await broker.post(ASSETS, { data: validAsset() }, { key: null, headers: { authorization: basic(`:${KEYS.broker}`) } });
+    const res = await broker.post(
+      ASSETS,
+      { data: validAsset() },
+      { key: null, headers: { authorization: basic(`:${KEYS.broker}`) } },
+    );
     expect(res.status).toBe(401);
   });
 
   it('an unknown key on PATCH → 401', async () => {
     const created = await createAsset(broker);
-    const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { status: 'pending' } }, { key: 'nope', token: created.token });
+    const res = await broker.patch(
+      `${ASSETS}/${created.id}`,
+      { data: { status: 'pending' } },
+      { key: 'nope', token: created.token },
+    );
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic\b/);
     expect((await broker.get(`${ASSETS}/${created.id}`)).json.data.status).toBe('draft');
@@ -55,42 +60,74 @@ describe('writes need a known key (401)', () => {
 
 describe('key forms', () => {
   it('Bearer <key> is accepted', async () => {
-    const res = await broker.post(ASSETS, { data: validAsset() }, { key: null, headers: { authorization: `Bearer ${KEYS.broker}` } });
+    const res = await broker.post(
+      ASSETS,
+      { data: validAsset() },
+      { key: null, headers: { authorization: `Bearer ${KEYS.broker}` } },
+    );
     expect(res.status, res.text).toBe(201);
     expect(res.json.data.owner).toBe('broker');
   });
 
   it('the password part is ignored', async () => {
     for (const pass of ['', 'anything', 'x:y:z']) {
-      const res = await broker.post(ASSETS, { data: validAsset() }, { key: null, headers: { authorization: basic(`${KEYS.broker}:${pass}`) } });
+      const res = await broker.post(
+        ASSETS,
+        { data: validAsset() },
+        { key: null, headers: { authorization: basic(`${KEYS.broker}:${pass}`) } },
+      );
       expect(res.status, pass).toBe(201);
     }
-    const noColon = await broker.post(ASSETS, { data: validAsset() }, { key: null, headers: { authorization: basic(KEYS.broker2) } });
+    const noColon = await broker.post(
+      ASSETS,
+      { data: validAsset() },
+      { key: null, headers: { authorization: basic(KEYS.broker2) } },
+    );
     expect(noColon.status).toBe(201);
     expect(noColon.json.data.owner).toBe('broker2');
   });
 });
 
-describe('Basic credentials must be valid base64 (decisions.md §15)', () => {
+// docs/decisions/0006-api-keys-and-roles.md
+describe('Basic credentials must be valid base64 (record 0006)', () => {
   const valid = Buffer.from(`${KEYS.broker}:`).toString('base64');
-  const invalid = [`${valid}garbage`, `${valid}!`, `${valid} x`, `${valid}=`, `${valid.slice(0, -1)}`, `*${valid}`, `${valid.slice(0, 8)}\t${valid.slice(8)}`];
+  const invalid = [
+    `${valid}garbage`,
+    `${valid}!`,
+    `${valid} x`,
+    `${valid}=`,
+    `${valid.slice(0, -1)}`,
+    `*${valid}`,
+    `${valid.slice(0, 8)}\t${valid.slice(8)}`,
+  ];
 
   it.each(invalid)('Basic %j is no key: 401 on a write', async (credentials) => {
-    const res = await broker.post(ASSETS, { data: validAsset() }, { key: null, headers: { authorization: `Basic ${credentials}` } });
+    const res = await broker.post(
+      ASSETS,
+      { data: validAsset() },
+      { key: null, headers: { authorization: `Basic ${credentials}` } },
+    );
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic\b/);
   });
 
   it('and is ignored on a read', async () => {
     for (const credentials of invalid) {
-      const res = await broker.get(`${ASSETS}?limit=1`, { key: null, headers: { authorization: `Basic ${credentials}` } });
+      const res = await broker.get(`${ASSETS}?limit=1`, {
+        key: null,
+        headers: { authorization: `Basic ${credentials}` },
+      });
       expect(res.status, credentials).toBe(200);
     }
   });
 
   it('valid base64, padded or not needing it, is read', async () => {
     for (const pass of ['', 'a', 'ab', 'abc']) {
-      const res = await broker.post(ASSETS, { data: validAsset() }, { key: null, headers: { authorization: basic(`${KEYS.broker}:${pass}`) } });
+      const res = await broker.post(
+        ASSETS,
+        { data: validAsset() },
+        { key: null, headers: { authorization: basic(`${KEYS.broker}:${pass}`) } },
+      );
       expect(res.status, pass).toBe(201);
     }
   });
@@ -108,7 +145,11 @@ describe('roles come from the INI sections', () => {
     await toPending(broker, created.id, created.token);
     const denied = await broker.as(KEYS.broker2).patch(`${ASSETS}/${created.id}`, { data: { status: 'verification' } });
     expect(denied.status).toBe(403);
-    const ownerDenied = await broker.patch(`${ASSETS}/${created.id}`, { data: { status: 'verification' } }, { token: created.token });
+    const ownerDenied = await broker.patch(
+      `${ASSETS}/${created.id}`,
+      { data: { status: 'verification' } },
+      { token: created.token },
+    );
     expect(ownerDenied.status).toBe(403);
     const ok = await broker.as(KEYS.concierge).patch(`${ASSETS}/${created.id}`, { data: { status: 'verification' } });
     expect(ok.status, ok.text).toBe(200);
@@ -128,10 +169,12 @@ describe('roles come from the INI sections', () => {
 });
 
 describe('owner token', () => {
-  it('a broker without the owner token → 403 Can\'t update asset in current (draft) status', async () => {
+  it("a broker without the owner token → 403 Can't update asset in current (draft) status", async () => {
     const created = await createAsset(broker);
     const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { status: 'pending' } });
-    expectErrors(res, 403, [{ location: 'body', name: 'data', description: "Can't update asset in current (draft) status" }]);
+    expectErrors(res, 403, [
+      { location: 'body', name: 'data', description: "Can't update asset in current (draft) status" },
+    ]);
     expect((await broker.get(`${ASSETS}/${created.id}`)).json.data.status).toBe('draft');
   });
 
@@ -144,7 +187,9 @@ describe('owner token', () => {
 
   it('another broker holding the right token → 403 (owner = same account and token)', async () => {
     const created = await createAsset(broker);
-    const res = await broker.as(KEYS.broker2).patch(`${ASSETS}/${created.id}`, { data: { title: 'x' } }, { token: created.token });
+    const res = await broker
+      .as(KEYS.broker2)
+      .patch(`${ASSETS}/${created.id}`, { data: { title: 'x' } }, { token: created.token });
     expect(res.status).toBe(403);
     expect((await broker.get(`${ASSETS}/${created.id}`)).json.data.title).toBe('Земля для космодрому');
   });
@@ -158,14 +203,21 @@ describe('owner token', () => {
 
   it('the token works by header X-Access-Token', async () => {
     const created = await createAsset(broker);
-    const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { title: 'header' } }, { headers: { 'x-access-token': created.token } });
+    const res = await broker.patch(
+      `${ASSETS}/${created.id}`,
+      { data: { title: 'header' } },
+      { headers: { 'x-access-token': created.token } },
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.json.data.title).toBe('header');
   });
 
   it('the token works in the body as access.token', async () => {
     const created = await createAsset(broker);
-    const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { title: 'body' }, access: { token: created.token } });
+    const res = await broker.patch(`${ASSETS}/${created.id}`, {
+      data: { title: 'body' },
+      access: { token: created.token },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.json.data.title).toBe('body');
     expect(res.json.access).toBeUndefined();
@@ -200,10 +252,20 @@ describe('AUTH_FILE absent: created with fresh random keys printed once', () => 
 
   async function launch(dataDir: string, mongodbUri: string | undefined): Promise<Running> {
     const port = await freePort();
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    };
     delete env.AUTH_FILE;
     if (mongodbUri) env.MONGODB_URI = mongodbUri;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     let err = '';

@@ -1,9 +1,4 @@
-/**
- * decisions.md §15, time and connections: on real sockets, requests that never finish arriving are answered 408
- * and their connections freed within REQUEST_TIMEOUT; bodies that keep arriving are never cut; idle kept-alive
- * connections close after KEEP_ALIVE_TIMEOUT; change streams stay open; one client address holds at most
- * MAX_CONNECTIONS_PER_CLIENT connections and cannot starve another.
- */
+/** docs/decisions/0042-connection-bounds.md, on real sockets. */
 import { describe, expect, it } from 'vitest';
 import { KEYS, useServer } from '../helpers/server.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
@@ -15,7 +10,10 @@ const REQUEST_TIMEOUT = 600;
 const KEEP_ALIVE_TIMEOUT = 800;
 /** What the bounds may overshoot by: Node checks headers every tenth of the bound, the machine is busy. */
 const SLACK = 700;
-const TIMEOUT_ERROR = { status: 'error', errors: [{ location: 'header', name: 'request', description: 'Request timeout' }] };
+const TIMEOUT_ERROR = {
+  status: 'error',
+  errors: [{ location: 'header', name: 'request', description: 'Request timeout' }],
+};
 const BASIC = `Basic ${Buffer.from(`${KEYS.broker}:`).toString('base64')}`;
 
 /**
@@ -33,7 +31,11 @@ async function expectTimedOut(connection: RawConnection, sentAt = connection.ela
 
 describe('REQUEST_TIMEOUT and KEEP_ALIVE_TIMEOUT', () => {
   const server = useServer(
-    { REQUEST_TIMEOUT: String(REQUEST_TIMEOUT), KEEP_ALIVE_TIMEOUT: String(KEEP_ALIVE_TIMEOUT), STREAM_HEARTBEAT: '5000' },
+    {
+      REQUEST_TIMEOUT: String(REQUEST_TIMEOUT),
+      KEEP_ALIVE_TIMEOUT: String(KEEP_ALIVE_TIMEOUT),
+      STREAM_HEARTBEAT: '5000',
+    },
     { via: 'http' },
   );
   const host = () => new URL(server.url).host;
@@ -58,7 +60,9 @@ describe('REQUEST_TIMEOUT and KEEP_ALIVE_TIMEOUT', () => {
 
   it('a body that never comes, on a path that does not exist: 408, the connection closed', async () => {
     const connection = await rawConnection(server.url);
-    connection.write(`POST /api/0.1/nothing HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
+    connection.write(
+      `POST /api/0.1/nothing HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+    );
     await expectTimedOut(connection);
   });
 
@@ -76,7 +80,9 @@ describe('REQUEST_TIMEOUT and KEEP_ALIVE_TIMEOUT', () => {
 
   it('a request answered before its body (401) keeps its connection only while the rest arrives in time', async () => {
     const silent = await rawConnection(server.url);
-    silent.write(`POST /api/0.1/assets HTTP/1.1\r\nHost: ${host()}\r\nCookie: ${await cookie()}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
+    silent.write(
+      `POST /api/0.1/assets HTTP/1.1\r\nHost: ${host()}\r\nCookie: ${await cookie()}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+    );
     await silent.waitFor((text) => text.includes('\r\n\r\n{'), 2000);
     expect(silent.received()).toMatch(/^HTTP\/1\.1 401 /);
     const closedAt = await silent.closed;
@@ -85,7 +91,9 @@ describe('REQUEST_TIMEOUT and KEEP_ALIVE_TIMEOUT', () => {
 
     // The same, with the rest of the body arriving in pauses shorter than the bound: the connection serves on.
     const patient = await rawConnection(server.url);
-    patient.write(`POST /api/0.1/assets HTTP/1.1\r\nHost: ${host()}\r\nCookie: ${await cookie()}\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n`);
+    patient.write(
+      `POST /api/0.1/assets HTTP/1.1\r\nHost: ${host()}\r\nCookie: ${await cookie()}\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n`,
+    );
     await patient.waitFor((text) => text.includes('\r\n\r\n{'), 2000);
     expect(patient.received()).toMatch(/^HTTP\/1\.1 401 /);
     for (const byte of '{}  ') {
@@ -135,7 +143,9 @@ describe('REQUEST_TIMEOUT and KEEP_ALIVE_TIMEOUT', () => {
   });
 
   it('an upload that pauses longer than the bound: 408, the connection closed', async () => {
-    const form = multipart([{ name: 'file', filename: 'stalled.txt', contentType: 'text/plain', content: Buffer.alloc(4096, 'b') }]);
+    const form = multipart([
+      { name: 'file', filename: 'stalled.txt', contentType: 'text/plain', content: Buffer.alloc(4096, 'b') },
+    ]);
     const body = await collect(form.body);
     const connection = await rawConnection(server.url);
     connection.write(
@@ -174,8 +184,12 @@ describe('MAX_CONNECTIONS_PER_CLIENT', () => {
   const host = () => new URL(server.url).host;
 
   it('a client over its cap is closed within a second, unanswered, and does not starve another', async () => {
-    const held = await Promise.all(Array.from({ length: CAP }, () => rawConnection(server.url, { localAddress: '127.0.0.2' })));
-    const extra = await Promise.all(Array.from({ length: 20 }, () => rawConnection(server.url, { localAddress: '127.0.0.2' })));
+    const held = await Promise.all(
+      Array.from({ length: CAP }, () => rawConnection(server.url, { localAddress: '127.0.0.2' })),
+    );
+    const extra = await Promise.all(
+      Array.from({ length: 20 }, () => rawConnection(server.url, { localAddress: '127.0.0.2' })),
+    );
     for (const connection of extra) {
       expect(await connection.closed).toBeLessThan(1000);
       expect(connection.received()).toBe('');

@@ -4,7 +4,7 @@
  * declares these headers on every answer.
  */
 import { describe, expect, it } from 'vitest';
-import served from '../../src/generated/openapi.json' with { type: 'json' };
+import served from '../../src/contract/generated/openapi.json' with { type: 'json' };
 import { CORS_EXPOSED_HEADERS } from '../../src/plugins/cors.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
 import { useServer } from '../helpers/server.js';
@@ -13,7 +13,13 @@ const TRUSTED = 'https://broker.example.org';
 const OTHER = 'https://elsewhere.example.net';
 
 function preflight(method: string, origin: string): { headers: Record<string, string> } {
-  return { headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' } };
+  return {
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'authorization,content-type',
+    },
+  };
 }
 
 describe('with CORS_ORIGINS set', () => {
@@ -31,7 +37,10 @@ describe('with CORS_ORIGINS set', () => {
   });
 
   it("answers a trusted origin's preflight 204 before any check, with the methods and headers a page may send", async () => {
-    const response = await anonymous.request('OPTIONS', '/api/0.1/assets', { ...preflight('POST', TRUSTED), autoCookie: false });
+    const response = await anonymous.request('OPTIONS', '/api/0.1/assets', {
+      ...preflight('POST', TRUSTED),
+      autoCookie: false,
+    });
     expect(response.status).toBe(204);
     expect(response.headers).toMatchObject({
       'access-control-allow-origin': TRUSTED,
@@ -93,16 +102,31 @@ describe('by default (no CORS_ORIGINS)', () => {
 
 it('the document declares the CORS headers on every answer of every operation', () => {
   const answers: [string, Record<string, unknown>][] = [];
-  const resolve = (node: any): any => (typeof node.$ref === 'string' ? node.$ref.slice(2).split('/').reduce((at: any, key: string) => at[key], served) : node);
+  const resolve = (node: any): any =>
+    typeof node.$ref === 'string'
+      ? node.$ref
+          .slice(2)
+          .split('/')
+          .reduce((at: any, key: string) => at[key], served)
+      : node;
   for (const [path, item] of Object.entries<any>(served.paths)) {
     for (const [method, operation] of Object.entries<any>(item)) {
       if (method === 'parameters') continue;
-      for (const [status, response] of Object.entries<any>(operation.responses)) answers.push([`${method} ${path} ${status}`, resolve(response)]);
+      for (const [status, response] of Object.entries<any>(operation.responses))
+        answers.push([`${method} ${path} ${status}`, resolve(response)]);
     }
   }
   expect(answers.length).toBeGreaterThan(100);
   const missing = answers
-    .filter(([, response]) => !['Access-Control-Allow-Origin', 'Access-Control-Allow-Credentials', 'Access-Control-Expose-Headers', 'Vary'].every((name) => name in ((response.headers as object | undefined) ?? {})))
+    .filter(
+      ([, response]) =>
+        ![
+          'Access-Control-Allow-Origin',
+          'Access-Control-Allow-Credentials',
+          'Access-Control-Expose-Headers',
+          'Vary',
+        ].every((name) => name in ((response.headers as object | undefined) ?? {})),
+    )
     .map(([where]) => where);
   expect(missing).toEqual([]);
 });

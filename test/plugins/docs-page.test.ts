@@ -1,14 +1,7 @@
 /**
- * The documentation page works offline: the page and every file it uses come from the registry itself, and
- * nothing in them makes a browser load anything from another host (plugins/docs-page.ts, swagger-ui-dist).
- *
- * - Every reference of the page (src, href), of its style sheets (url(), @import) and every source map named by a
- *   file is relative, and the registry serves it.
- * - The page's Content-Security-Policy allows the registry itself only, so a browser refuses any other host.
- * - swagger-ui names hosts in its bundle (namespaces, links, examples): each is listed below with the reason it is
- *   not loaded when the page is viewed; a host not on the list (a package update) fails the test until checked.
- * - The document the page renders makes it load nothing either: no `$ref` outside it, no image or embedded HTML in
- *   its Markdown, no logo extension; the hosts it names are example values, listed below as well.
+ * The documentation page works offline: nothing in the page, its files or the document it renders makes a browser
+ * load from another host. The hosts swagger-ui's bundle names are listed below with the reason each is not loaded:
+ * a new one (a package update) fails the test until checked.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../helpers/server.js';
@@ -74,10 +67,12 @@ const PAGE_REFERENCE = /\s(?:src|href)\s*=\s*"([^"]*)"/gi;
 const CSS_REFERENCE = /url\(\s*(['"]?)([^'")]*)\1\s*\)|@import\s+(['"])([^'"]*)\3/gi;
 const SOURCE_MAP = /[#@] sourceMappingURL=(\S+?)\s*(?:\*\/)?\s*$/m;
 /** Loading code with a literal absolute address: none may be left once swagger-ui's validator is off. */
-const ABSOLUTE_LOAD = /(?:\bsrc\s*[:=]\s*|\burl\(\s*|@import\s+|\bfetch\(\s*|importScripts\(\s*|new Worker\(\s*)["'`]?(?:https?:)?\/\//gi;
+const ABSOLUTE_LOAD =
+  /(?:\bsrc\s*[:=]\s*|\burl\(\s*|@import\s+|\bfetch\(\s*|importScripts\(\s*|new Worker\(\s*)["'`]?(?:https?:)?\/\//gi;
 const HOST = /https?:\/\/([^\s"'`/)?#:$\\<>]+)/g;
 
-const isRelative = (reference: string): boolean => !/^[a-z][a-z0-9+.-]*:/i.test(reference) && !reference.startsWith('//');
+const isRelative = (reference: string): boolean =>
+  !/^[a-z][a-z0-9+.-]*:/i.test(reference) && !reference.startsWith('//');
 
 interface Served {
   url: string;

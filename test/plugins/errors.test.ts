@@ -1,6 +1,7 @@
 /**
  * Cross-cutting behaviour of every response: JSON envelope, headers, 404/405, 415/413/422 on bodies, UTF-8,
- * X-Request-ID, health, and the order of checks (decisions.md §4, §8).
+ * X-Request-ID, health (docs/decisions/0013-one-error-envelope.md), and the order of checks
+ * (docs/decisions/0014-order-of-checks.md).
  */
 import { describe, expect, it } from 'vitest';
 import { KEYS, useServer } from '../helpers/server.js';
@@ -10,7 +11,13 @@ import { expectErrors, expectOneError } from '../helpers/expect.js';
 const ASSETS = '/api/0.1/assets';
 const CT_415 = {
   status: 'error',
-  errors: [{ location: 'header', name: 'Content-Type', description: "Content-Type header should be one of ['application/json']" }],
+  errors: [
+    {
+      location: 'header',
+      name: 'Content-Type',
+      description: "Content-Type header should be one of ['application/json']",
+    },
+  ],
 };
 const NO_JSON = [{ location: 'body', name: 'data', description: 'No JSON object could be decoded' }];
 
@@ -55,8 +62,8 @@ describe('every response is JSON', () => {
       expect(res.status, `${method} ${path}`).toBe(405);
       expectJsonHeaders(res);
       expect(res.json.status).toBe('error');
-      const allow = (res.headers['allow'] ?? '').split(',').map((s) => s.trim().toUpperCase());
-      for (const m of allowed) expect(allow, `${method} ${path}: ${res.headers['allow']}`).toContain(m);
+      const allow = (res.headers.allow ?? '').split(',').map((s) => s.trim().toUpperCase());
+      for (const m of allowed) expect(allow, `${method} ${path}: ${res.headers.allow}`).toContain(m);
       expect(allow).not.toContain(method);
     }
   });
@@ -84,7 +91,13 @@ describe('content type (415)', () => {
   });
 
   it('another type → 415 with the spec body', async () => {
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'text/json']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonp',
+      'text/json',
+    ]) {
       const res = await broker.request('POST', ASSETS, { body, headers: { 'content-type': type } });
       expect(res.status, type).toBe(415);
       expect(res.json).toEqual(CT_415);
@@ -92,7 +105,11 @@ describe('content type (415)', () => {
   });
 
   it('application/json with another charset → 415', async () => {
-    for (const type of ['application/json; charset=latin1', 'application/json; charset=utf-16', 'application/json;charset=iso-8859-1']) {
+    for (const type of [
+      'application/json; charset=latin1',
+      'application/json; charset=utf-16',
+      'application/json;charset=iso-8859-1',
+    ]) {
       const res = await broker.request('POST', ASSETS, { body, headers: { 'content-type': type } });
       expect(res.status, type).toBe(415);
       expect(res.json).toEqual(CT_415);
@@ -119,7 +136,21 @@ describe('content type (415)', () => {
 });
 
 describe('bodies that are not a JSON object with data (422)', () => {
-  const raws = ['data', '', '{"data":', '[1]', '"x"', '42', 'null', '{}', '{"foo":1}', '{"data":[]}', '{"data":"x"}', '{"data":null}', '{"data":1}'];
+  const raws = [
+    'data',
+    '',
+    '{"data":',
+    '[1]',
+    '"x"',
+    '42',
+    'null',
+    '{}',
+    '{"foo":1}',
+    '{"data":[]}',
+    '{"data":"x"}',
+    '{"data":null}',
+    '{"data":1}',
+  ];
   for (const raw of raws) {
     it(`POST ${JSON.stringify(raw)} → 422 No JSON object could be decoded`, async () => {
       const res = await broker.request('POST', ASSETS, { body: raw, headers: { 'content-type': 'application/json' } });
@@ -138,7 +169,11 @@ describe('bodies that are not a JSON object with data (422)', () => {
   });
 
   it('bytes that are not UTF-8 → 422', async () => {
-    const bytes = Buffer.concat([Buffer.from('{"data": {"title": "'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}}')]);
+    const bytes = Buffer.concat([
+      Buffer.from('{"data": {"title": "'),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+      Buffer.from('"}}'),
+    ]);
     const data = validAsset();
     const full = Buffer.concat([
       Buffer.from(JSON.stringify({ data: { ...data, title: 'PLACEHOLDER' } }).split('PLACEHOLDER')[0]!),
@@ -152,6 +187,29 @@ describe('bodies that are not a JSON object with data (422)', () => {
       expect(res.json.status).toBe('error');
       expect(res.json.errors[0].location).toBe('body');
     }
+  });
+
+  it('a string or name escaping a lone surrogate → 422, nothing changed; a pair escaped is a character', async () => {
+    const created = await createAsset(broker);
+    const before = (await broker.get(`${ASSETS}/${created.id}`)).json.data;
+    for (const text of ['"a\\ud800b"', '"\\udc00"', '"\\ud800\\ud800"']) {
+      for (const data of [`{"title": ${text}}`, `{"title": "x", "items": [{${text}: 1}]}`]) {
+        const res = await broker.request('PATCH', `${ASSETS}/${created.id}`, {
+          body: `{"data": ${data}}`,
+          headers: { 'content-type': 'application/json' },
+          token: created.token,
+        });
+        expectOneError(res, 422, 'body', 'data');
+      }
+    }
+    expect((await broker.get(`${ASSETS}/${created.id}`)).json.data).toEqual(before);
+    const pair = await broker.request('PATCH', `${ASSETS}/${created.id}`, {
+      body: '{"data": {"title": "\\ud83d\\ude00 \\\\ud800"}}',
+      headers: { 'content-type': 'application/json' },
+      token: created.token,
+    });
+    expect(pair.status, pair.text).toBe(200);
+    expect(pair.json.data.title).toBe('😀 \\ud800');
   });
 
   it('a UTF-8 body with Cyrillic is stored and returned intact', async () => {
@@ -187,9 +245,16 @@ describe('body size limit (413)', () => {
     const big = 'x'.repeat(5000);
     const ct = await client.request('POST', ASSETS, { body: big, headers: { 'content-type': 'text/plain' } });
     expect(ct.status).toBe(415);
-    const noKey = await client.request('POST', ASSETS, { body: big, headers: { 'content-type': 'application/json' }, key: null });
+    const noKey = await client.request('POST', ASSETS, {
+      body: big,
+      headers: { 'content-type': 'application/json' },
+      key: null,
+    });
     expect(noKey.status).toBe(401);
-    const garbage = await client.request('POST', ASSETS, { body: big, headers: { 'content-type': 'application/json' } });
+    const garbage = await client.request('POST', ASSETS, {
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(garbage.status).toBe(413);
   });
 });
@@ -219,7 +284,8 @@ describe('health', () => {
   });
 });
 
-describe('order of checks (decisions.md §8)', () => {
+// docs/decisions/0014-order-of-checks.md
+describe('order of checks (record 0014)', () => {
   it('no cookie on a write → 412 before the key check (cookies / SERVER_ID)', async () => {
     const fresh = server.client({ autoCookie: false });
     const res = await fresh.post(ASSETS, { data: validAsset() });
@@ -228,7 +294,10 @@ describe('order of checks (decisions.md §8)', () => {
   });
 
   it('no key AND bad content type → 401 first, with WWW-Authenticate', async () => {
-    const res = await anonymous.request('POST', ASSETS, { body: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await anonymous.request('POST', ASSETS, {
+      body: 'a=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic/);
     expect(res.json.status).toBe('error');
@@ -249,17 +318,27 @@ describe('order of checks (decisions.md §8)', () => {
   });
 
   it('bad content type on an unknown asset → 415 before 404', async () => {
-    const res = await broker.request('PATCH', `${ASSETS}/${'0'.repeat(32)}`, { body: 'x', headers: { 'content-type': 'text/plain' } });
+    const res = await broker.request('PATCH', `${ASSETS}/${'0'.repeat(32)}`, {
+      body: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(415);
   });
 
   it('non-JSON body on an unknown asset → 422 before 404', async () => {
-    const res = await broker.request('PATCH', `${ASSETS}/${'0'.repeat(32)}`, { body: 'data', headers: { 'content-type': 'application/json' } });
+    const res = await broker.request('PATCH', `${ASSETS}/${'0'.repeat(32)}`, {
+      body: 'data',
+      headers: { 'content-type': 'application/json' },
+    });
     expectErrors(res, 422, NO_JSON);
   });
 
   it('unknown asset id with an invalid data body → 404 before field validation', async () => {
-    const res = await broker.patch(`${ASSETS}/${'0'.repeat(32)}`, { data: { value: { amount: -1 }, rogue: 1 } }, { token: 'x' });
+    const res = await broker.patch(
+      `${ASSETS}/${'0'.repeat(32)}`,
+      { data: { value: { amount: -1 }, rogue: 1 } },
+      { token: 'x' },
+    );
     expectErrors(res, 404, [{ location: 'url', name: 'asset_id', description: 'Not Found' }]);
   });
 

@@ -1,6 +1,6 @@
 /**
- * decisions.md §15, Host: the registry answers only to its own hosts, and every absolute URL it writes is on
- * PUBLIC_URL or on the (allowed) origin the request came in by, never on a host a client chose.
+ * docs/decisions/0043-hosts-and-public-url.md: the registry answers only to its own hosts, and writes absolute URLs
+ * on PUBLIC_URL or the (allowed) origin the request came in by, never on a host a client chose.
  */
 import { describe, expect, it } from 'vitest';
 import { KEYS, useServer } from '../helpers/server.js';
@@ -30,25 +30,68 @@ describe('without PUBLIC_URL', () => {
   const server = useServer({ ALLOWED_HOSTS: 'registry.example.org, Node1.Internal' });
   const { anonymous, broker } = server;
 
-  it.each(['evil.example', 'evil.example:80', 'localhost.evil.example', '127.0.0.2', 'registry.example.org.evil', 'local host', 'localhost:http', 'a@localhost'])(
-    'refuses Host %j with 400 header/Host, on every path',
-    async (host) => {
-      for (const path of ['/api/0.1/assets', '/api/0.1/health', '/api/0.1/nothing', '/api/0.1/openapi.json']) {
-        expectOneError(await anonymous.get(path, { headers: { host } }), 400, 'header', 'Host', FOREIGN);
-      }
-      const created = await broker.post('/api/0.1/assets', { data: validAsset() }, { headers: { host } });
-      expectOneError(created, 400, 'header', 'Host', FOREIGN);
-    },
-  );
+  it.each([
+    'evil.example',
+    'evil.example:80',
+    'localhost.evil.example',
+    '127.0.0.2',
+    'registry.example.org.evil',
+    'local host',
+    'localhost:http',
+    'a@localhost',
+  ])('refuses Host %j with 400 header/Host, on every path', async (host) => {
+    for (const path of ['/api/0.1/assets', '/api/0.1/health', '/api/0.1/nothing', '/api/0.1/openapi.json']) {
+      expectOneError(await anonymous.get(path, { headers: { host } }), 400, 'header', 'Host', FOREIGN);
+    }
+    const created = await broker.post('/api/0.1/assets', { data: validAsset() }, { headers: { host } });
+    expectOneError(created, 400, 'header', 'Host', FOREIGN);
+  });
 
-  it.each(['localhost', 'LOCALHOST:1', '127.0.0.1', '127.0.0.1:65535', '[::1]', '[::1]:8080', 'registry.example.org', 'node1.internal:6543'])(
-    'answers to Host %j, and writes its URLs there',
-    async (host) => {
-      const page = await anonymous.get('/api/0.1/assets', { headers: { host } });
-      expect(page.status).toBe(200);
-      expect(page.json.next_page.uri).toBe(`http://${host.toLowerCase()}/api/0.1/assets?offset=${encodeURIComponent(page.json.next_page.offset)}`);
-    },
-  );
+  it.each([
+    'localhost',
+    'LOCALHOST:<port>',
+    '127.0.0.1',
+    '127.0.0.1:<port>',
+    '[::1]',
+    '[::1]:<port>',
+    'registry.example.org',
+    'node1.internal:<port>',
+  ])('answers to Host %j, and writes its URLs there', async (pattern) => {
+    const host = pattern.replace('<port>', new URL(server.url).port);
+    const page = await anonymous.get('/api/0.1/assets', { headers: { host } });
+    expect(page.status).toBe(200);
+    expect(page.json.next_page.uri).toBe(
+      `http://${host.toLowerCase()}/api/0.1/assets?offset=${encodeURIComponent(page.json.next_page.offset)}`,
+    );
+  });
+
+  it('refuses, over HTTP, a Host whose port is not the one the registry listens on (record 0062)', async () => {
+    const port = Number(new URL(server.url).port);
+    const other = port === 65535 ? port - 1 : port + 1;
+    for (const host of [`localhost:${other}`, `127.0.0.1:1`, `[::1]:65535`, `registry.example.org:${other}`]) {
+      if (host.endsWith(`:${port}`)) continue;
+      const connection = await rawConnection(server.url);
+      connection.write(`GET /api/0.1/assets HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      await connection.closed;
+      expect(connection.received(), host).toMatch(/^HTTP\/1\.1 400 /);
+      expect(connection.received(), host).not.toContain(`:${other}/`);
+      expect(lastJsonBody(connection.received())).toMatchObject({
+        status: 'error',
+        errors: [{ location: 'header', name: 'Host', description: 'The registry does not listen on this port' }],
+      });
+    }
+    for (const host of [`localhost:${port}`, 'localhost', `Registry.Example.org:${port}`]) {
+      const connection = await rawConnection(server.url);
+      connection.write(`GET /api/0.1/assets HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      await connection.closed;
+      expect(connection.received(), host).toMatch(/^HTTP\/1\.1 200 /);
+      expect(lastJsonBody(connection.received())).toMatchObject({
+        next_page: {
+          uri: expect.stringMatching(new RegExp(`^http://${host.toLowerCase().replace(/[.[\]]/g, '\\$&')}/`)),
+        },
+      });
+    }
+  });
 
   it('refuses a missing, an empty and a repeated Host with 400 header/Host, on the socket', async () => {
     const requests = [
@@ -63,14 +106,21 @@ describe('without PUBLIC_URL', () => {
       connection.write(request);
       await connection.closed;
       expect(connection.received(), request).toMatch(/^HTTP\/1\.[01] 400 /);
-      expect(lastJsonBody(connection.received())).toMatchObject({ status: 'error', errors: [{ location: 'header', name: 'Host' }] });
+      expect(lastJsonBody(connection.received())).toMatchObject({
+        status: 'error',
+        errors: [{ location: 'header', name: 'Host' }],
+      });
     }
   });
 
   it('an upload sent to a foreign host stores nothing and hands out no URL there', async () => {
-    const res = await sendForm(broker, [{ name: 'file', filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') }], {
-      headers: { host: 'evil.example' },
-    });
+    const res = await sendForm(
+      broker,
+      [{ name: 'file', filename: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') }],
+      {
+        headers: { host: 'evil.example' },
+      },
+    );
     expectOneError(res, 400, 'header', 'Host', FOREIGN);
     expect(res.text).not.toContain('evil.example');
   });
@@ -81,25 +131,39 @@ describe('without PUBLIC_URL', () => {
     expect(file.url.startsWith(`${server.url}/api/0.1/ds/get/`)).toBe(true);
     const document = { ...file, documentType: 'notice' };
     // Another of the registry's own names is another origin: the URL is not this request's service.
-    const elsewhere = await broker.post(`/api/0.1/assets/${id}/documents`, { data: document }, { token, headers: { host: 'registry.example.org' } });
+    const elsewhere = await broker.post(
+      `/api/0.1/assets/${id}/documents`,
+      { data: document },
+      { token, headers: { host: 'registry.example.org' } },
+    );
     expectOneError(elsewhere, 403, 'body', 'url', 'Can add document only from document service.');
     const here = await broker.post(`/api/0.1/assets/${id}/documents`, { data: document }, { token });
     expect(here.status).toBe(201);
   });
 
   it('no URL it writes names a host other than the one the request came in by', async () => {
-    const host = 'Registry.Example.org:8443';
-    const origin = 'http://registry.example.org:8443';
+    const host = `Registry.Example.org:${new URL(server.url).port}`;
+    const origin = `http://registry.example.org:${new URL(server.url).port}`;
     const as = withHost(broker, host);
     const answers: Response[] = [];
     const created = await as.post('/api/0.1/assets', { data: validAsset() });
     answers.push(created);
     const { id } = created.json.data;
     const token = created.json.access.token;
-    answers.push(await broker.patch(`/api/0.1/assets/${id}`, { data: { status: 'pending' } }, { token, headers: { host } }));
-    const file = await sendForm(broker, [{ name: 'file', filename: 'n.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF') }], { headers: { host } });
+    answers.push(
+      await broker.patch(`/api/0.1/assets/${id}`, { data: { status: 'pending' } }, { token, headers: { host } }),
+    );
+    const file = await sendForm(
+      broker,
+      [{ name: 'file', filename: 'n.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF') }],
+      { headers: { host } },
+    );
     answers.push(file);
-    const document = await as.post(`/api/0.1/assets/${id}/documents`, { data: { ...file.json.data, documentType: 'notice' } }, token);
+    const document = await as.post(
+      `/api/0.1/assets/${id}/documents`,
+      { data: { ...file.json.data, documentType: 'notice' } },
+      token,
+    );
     answers.push(document);
     answers.push(await as.get(`/api/0.1/assets/${id}/documents`));
     answers.push(await as.get(`/api/0.1/assets/${id}`));
@@ -134,17 +198,31 @@ describe('with PUBLIC_URL', () => {
   it("answers to PUBLIC_URL's host and the loopback names only", async () => {
     expect((await anonymous.get('/api/0.1/health', { headers: { host: 'REGISTRY.example.org' } })).status).toBe(200);
     expect((await anonymous.get('/api/0.1/health', { headers: { host: 'localhost' } })).status).toBe(200);
-    expectOneError(await anonymous.get('/api/0.1/health', { headers: { host: 'evil.example' } }), 400, 'header', 'Host', FOREIGN);
+    expectOneError(
+      await anonymous.get('/api/0.1/health', { headers: { host: 'evil.example' } }),
+      400,
+      'header',
+      'Host',
+      FOREIGN,
+    );
   });
 
   it('accepts a document only with a URL on PUBLIC_URL', async () => {
     const { id, token } = await createAsset(broker);
     await toPending(broker, id, token);
     const file = await uploadFile(broker);
-    const res = await broker.post(`/api/0.1/assets/${id}/documents`, { data: { ...file, documentType: 'notice' } }, { token });
+    const res = await broker.post(
+      `/api/0.1/assets/${id}/documents`,
+      { data: { ...file, documentType: 'notice' } },
+      { token },
+    );
     expect(res.status).toBe(201);
     const local = file.url.replace(PUBLIC, server.url);
-    const refused = await broker.post(`/api/0.1/assets/${id}/documents`, { data: { ...file, url: local, documentType: 'notice' } }, { token });
+    const refused = await broker.post(
+      `/api/0.1/assets/${id}/documents`,
+      { data: { ...file, url: local, documentType: 'notice' } },
+      { token },
+    );
     expectOneError(refused, 403, 'body', 'url', 'Can add document only from document service.');
   });
 });
@@ -153,10 +231,12 @@ describe('behind a trusted proxy', () => {
   const server = useServer({ TRUST_PROXY: 'true', ALLOWED_HOSTS: 'registry.example.org' });
   const { anonymous } = server;
 
-  it('a forwarded host must be the registry\'s too; a forwarded scheme is http or https', async () => {
+  it("a forwarded host must be the registry's too; a forwarded scheme is http or https", async () => {
     const foreign = await anonymous.get('/api/0.1/assets', { headers: { 'x-forwarded-host': 'evil.example' } });
     expectOneError(foreign, 400, 'header', 'Host', FOREIGN);
-    const page = await anonymous.get('/api/0.1/assets', { headers: { 'x-forwarded-host': 'registry.example.org', 'x-forwarded-proto': 'https' } });
+    const page = await anonymous.get('/api/0.1/assets', {
+      headers: { 'x-forwarded-host': 'registry.example.org', 'x-forwarded-proto': 'https' },
+    });
     expect(page.json.next_page.uri.startsWith('https://registry.example.org/api/0.1/assets?')).toBe(true);
     const odd = await anonymous.get('/api/0.1/assets', { headers: { 'x-forwarded-proto': 'javascript' } });
     expect(odd.json.next_page.uri.startsWith(`${server.url}/api/0.1/assets?`)).toBe(true);

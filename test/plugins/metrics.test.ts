@@ -1,7 +1,7 @@
 /**
  * Metrics (METRICS_PORT): scraped over HTTP from the metrics listener of a real registry while it serves a load
  * of known requests; every counter must have moved by exactly what was sent. The text is read with a parser written
- * here from the Prometheus text format, not with prom-client.
+ * here from the Prometheus text format, not with the metrics client library.
  */
 import { describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,7 @@ import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
 import { openChanges } from '../helpers/sse.js';
 import { micros } from '../helpers/dates.js';
 import { NO_OPERATION } from '../../src/plugins/metrics.js';
+import { lastJsonBody, rawConnection } from '../helpers/raw.js';
 
 interface Sample {
   name: string;
@@ -42,7 +43,8 @@ function parseSamples(text: string): Sample[] {
     }
     if (read !== labelText.length) throw new Error(`labels not understood: ${line}`);
     const name = match[1]!;
-    if (![name, name.replace(/_(bucket|sum|count)$/, '')].some((family) => typed.has(family))) throw new Error(`no TYPE for ${name}`);
+    if (![name, name.replace(/_(bucket|sum|count)$/, '')].some((family) => typed.has(family)))
+      throw new Error(`no TYPE for ${name}`);
     samples.push({ name, labels, value: Number(match[3]) });
   }
   return samples;
@@ -72,7 +74,10 @@ async function scrape(server: TestServer): Promise<Scrape> {
     text,
     value: (name, labels = {}) =>
       samples
-        .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+        .filter(
+          (sample) =>
+            sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+        )
         .reduce((sum, sample) => sum + sample.value, 0),
     has: (name) => samples.some((sample) => sample.name === name),
   };
@@ -122,7 +127,9 @@ describe('metrics on their own listener', () => {
     const TRANSFER_READS = 3;
     const load = [
       ...Array.from({ length: CREATES }, () => broker.post(ASSETS, { data: validAsset() })),
-      ...drafts.map((draft) => broker.patch(`${ASSETS}/${draft.id}`, { data: { status: 'pending' } }, { token: draft.token })),
+      ...drafts.map((draft) =>
+        broker.patch(`${ASSETS}/${draft.id}`, { data: { status: 'pending' } }, { token: draft.token }),
+      ),
       ...Array.from({ length: READS }, (_, i) => anonymous.get(`${ASSETS}/${drafts[i % drafts.length]!.id}`)),
       ...Array.from({ length: MISSING }, () => anonymous.get(`${ASSETS}/${'0'.repeat(32)}`)),
       ...Array.from({ length: REFUSED_PATCHES }, () =>
@@ -150,7 +157,8 @@ describe('metrics on their own listener', () => {
     expect(statuses.filter((status) => status === 404)).toHaveLength(MISSING);
     expect(statuses.filter((status) => status === 403)).toHaveLength(REFUSED_PATCHES);
     expect(statuses.filter((status) => status === 405)).toHaveLength(NOT_ALLOWED);
-    const moved = (name: string, labels: Record<string, string>) => after.value(name, labels) - before.value(name, labels);
+    const moved = (name: string, labels: Record<string, string>) =>
+      after.value(name, labels) - before.value(name, labels);
     const requests = (method: string, operation: string, statusClass: string) =>
       moved(REQUESTS, { method, operation, status_class: statusClass });
     expect(requests('POST', 'createAsset', '2xx')).toBe(CREATES);
@@ -179,7 +187,16 @@ describe('metrics on their own listener', () => {
     expect(moved(STORE_CALLS, { operation: 'transfers.create' })).toBe(NEW_TRANSFERS);
     expect(moved(STORE_CALLS, { operation: 'transfers.get' })).toBe(TRANSFER_READS);
     expect(moved(STORE_CALLS, {})).toBe(
-      CREATES + 2 * PUBLISHES + REFUSED_PATCHES + READS + MISSING + HEADS + LISTINGS + PROBES + NEW_TRANSFERS + TRANSFER_READS,
+      CREATES +
+        2 * PUBLISHES +
+        REFUSED_PATCHES +
+        READS +
+        MISSING +
+        HEADS +
+        LISTINGS +
+        PROBES +
+        NEW_TRANSFERS +
+        TRANSFER_READS,
     );
 
     let last = before;
@@ -212,9 +229,41 @@ describe('metrics on their own listener', () => {
     await expect.poll(async () => (await scrape(server)).value('registry_change_streams_open')).toBe(0);
   });
 
+  it('answer only to the hosts the API answers to, on their own port (record 0062)', async () => {
+    const base = metricsUrl(server).replace('/metrics', '');
+    const port = Number(new URL(base).port);
+    const ask = async (hostLines: string): Promise<string> => {
+      const connection = await rawConnection(base);
+      connection.write(`GET /metrics HTTP/1.1\r\n${hostLines}Connection: close\r\n\r\n`);
+      await connection.closed;
+      return connection.received();
+    };
+    for (const hostLines of [
+      'Host: evil.example\r\n',
+      `Host: evil.example:${port}\r\n`,
+      `Host: localhost:${port === 1 ? 2 : port - 1}\r\n`,
+      '',
+      'Host:\r\n',
+      `Host: localhost:${port}\r\nHost: localhost:${port}\r\n`,
+    ]) {
+      const answer = await ask(hostLines);
+      expect(answer, hostLines).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer, hostLines).not.toContain('process_cpu');
+      expect(lastJsonBody(answer)).toMatchObject({ status: 'error', errors: [{ location: 'header', name: 'Host' }] });
+    }
+    for (const hostLines of [`Host: localhost:${port}\r\n`, 'Host: 127.0.0.1\r\n', `Host: [::1]:${port}\r\n`]) {
+      expect(await ask(hostLines), hostLines).toMatch(/^HTTP\/1\.1 200 [\s\S]*process_cpu_user_seconds_total/);
+    }
+  });
+
   it("carry the process's own metrics", async () => {
     const metrics = await scrape(server);
-    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       expect(metrics.has(name), name).toBe(true);
     }
   });

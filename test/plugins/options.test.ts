@@ -1,5 +1,5 @@
 /**
- * opt_pretty / opt_jsonp / opt_fields: spec "Common options", decisions.md §7, behaviour §7.
+ * opt_pretty / opt_jsonp / opt_fields: spec "Common options", docs/decisions/0016-response-options.md.
  * JSONP body shape: `/**\/<cb>(<json>);` as Pyramid 1.9 writes it (behaviour §7.2).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +56,11 @@ describe('opt_pretty', () => {
 
   it('PATCH honours the body option', async () => {
     const created = await createAsset(broker);
-    const res = await broker.patch(`${ASSETS}/${created.id}`, { data: { title: 'x' }, options: { pretty: true } }, { token: created.token });
+    const res = await broker.patch(
+      `${ASSETS}/${created.id}`,
+      { data: { title: 'x' }, options: { pretty: true } },
+      { token: created.token },
+    );
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/^\{\n {4}"data"/);
   });
@@ -108,11 +112,14 @@ describe('opt_jsonp', () => {
     const body = unwrap(post.text, 'callback');
     expect(body.data.status).toBe('draft');
     expect(body.access.token).toEqual(expect.any(String));
-    expect(new URL(post.headers['location']!).pathname).toBe(`${ASSETS}/${body.data.id}`);
+    expect(new URL(post.headers.location!).pathname).toBe(`${ASSETS}/${body.data.id}`);
   });
 
   it('the body option wins over the query', async () => {
-    const res = await broker.post(`${ASSETS}?opt_jsonp=fromQuery`, { data: validAsset(), options: { jsonp: 'fromBody' } });
+    const res = await broker.post(`${ASSETS}?opt_jsonp=fromQuery`, {
+      data: validAsset(),
+      options: { jsonp: 'fromBody' },
+    });
     expect(res.status).toBe(201);
     expect(unwrap(res.text, 'fromBody').data.status).toBe('draft');
   });
@@ -133,11 +140,16 @@ describe('errors are never pretty or wrapped', () => {
   });
 
   it('422 on POST with pretty/jsonp options is compact JSON', async () => {
-    const byQuery = await broker.post(`${ASSETS}?opt_pretty=1&opt_jsonp=callback`, { data: validAsset({ title: undefined }) });
+    const byQuery = await broker.post(`${ASSETS}?opt_pretty=1&opt_jsonp=callback`, {
+      data: validAsset({ title: undefined }),
+    });
     expect(byQuery.status).toBe(422);
     expect(byQuery.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(byQuery.text).not.toContain('\n');
-    const byBody = await broker.post(ASSETS, { data: validAsset({ title: undefined }), options: { pretty: true, jsonp: 'callback' } });
+    const byBody = await broker.post(ASSETS, {
+      data: validAsset({ title: undefined }),
+      options: { pretty: true, jsonp: 'callback' },
+    });
     expect(byBody.status).toBe(422);
     expect(byBody.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(byBody.text).not.toContain('\n');

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import errors from '../../src/plugins/errors.js';
-import { serverIdCookie } from '../../src/plugins/server-id.js';
-import { rateLimit } from '../../src/plugins/rate-limit.js';
+import serverIdCookie from '../../src/plugins/server-id.js';
+import rateLimit from '../../src/plugins/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { KEYS, useServer } from '../helpers/server.js';
 import { HAS_REDIS, REDIS_URL } from '../helpers/redis.js';
@@ -36,8 +36,11 @@ async function probeApp(options: ProbeOptions): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', async (request) => {
     if (
-      request.method !== 'GET' && request.method !== 'HEAD' && !request.headers.authorization &&
-      !request.is404 && request.routeOptions.config.methodNotAllowed !== true
+      request.method !== 'GET' &&
+      request.method !== 'HEAD' &&
+      !request.headers.authorization &&
+      !request.is404 &&
+      request.routeOptions.config.methodNotAllowed !== true
     ) {
       throw ApiError.one(401, 'header', 'Authorization', 'A known API key is required');
     }
@@ -72,7 +75,6 @@ function expect429(res: LightMyRequestResponse): void {
   expect(body.errors).toHaveLength(1);
   expect(body.errors[0].description).toMatch(/Rate limit exceeded.*Repeat the request after \d+ s/);
 }
-
 
 describe('rate limit plugin (small app, counters in memory)', () => {
   it('answers 429 with the envelope, Retry-After and the limit headers once max is spent', async () => {
@@ -129,12 +131,21 @@ describe('rate limit plugin (small app, counters in memory)', () => {
         expect(res.headers['x-ratelimit-limit']).toBeUndefined();
       }
       // a write with the cookie but no key: counted, then refused by the key check
-      expect((await app.inject({ method: 'POST', url: '/thing', headers: { cookie }, ...client })).statusCode).toBe(401);
-      expect((await app.inject({ method: 'POST', url: '/thing', headers: { cookie }, ...client })).statusCode).toBe(401);
+      expect((await app.inject({ method: 'POST', url: '/thing', headers: { cookie }, ...client })).statusCode).toBe(
+        401,
+      );
+      expect((await app.inject({ method: 'POST', url: '/thing', headers: { cookie }, ...client })).statusCode).toBe(
+        401,
+      );
       // budget spent: 429 comes before the key check
       expect429(await app.inject({ method: 'POST', url: '/thing', headers: { cookie }, ...client }));
       // and the cookie check still comes first
-      const forged = await app.inject({ method: 'POST', url: '/thing', headers: { cookie: 'SERVER_ID=x.y.z' }, ...client });
+      const forged = await app.inject({
+        method: 'POST',
+        url: '/thing',
+        headers: { cookie: 'SERVER_ID=x.y.z' },
+        ...client,
+      });
       expect(forged.statusCode).toBe(412);
     } finally {
       await app.close();
@@ -185,7 +196,9 @@ describe('rate limit plugin (small app, counters in memory)', () => {
 });
 
 describe.skipIf(!HAS_REDIS)(
-  HAS_REDIS ? `rate limit plugin with Redis at ${REDIS_URL}` : `rate limit plugin with Redis: SKIPPED, no Redis at ${REDIS_URL}`,
+  HAS_REDIS
+    ? `rate limit plugin with Redis at ${REDIS_URL}`
+    : `rate limit plugin with Redis: SKIPPED, no Redis at ${REDIS_URL}`,
   () => {
     it('two nodes sharing one Redis enforce one limit per client', async () => {
       const nameSpace = `test-rate-${randomBytes(4).toString('hex')}:`;
@@ -201,7 +214,9 @@ describe.skipIf(!HAS_REDIS)(
         expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
         expect429(await node1.inject({ method: 'GET', url: '/thing', ...client }));
         // another client address is untouched
-        expect((await node2.inject({ method: 'GET', url: '/thing', remoteAddress: '198.51.100.8' })).statusCode).toBe(200);
+        expect((await node2.inject({ method: 'GET', url: '/thing', remoteAddress: '198.51.100.8' })).statusCode).toBe(
+          200,
+        );
       } finally {
         await node1.close();
         await node2.close();
@@ -209,8 +224,16 @@ describe.skipIf(!HAS_REDIS)(
     });
 
     it('namespaces keep two registries on one Redis apart', async () => {
-      const a = await probeApp({ max: 1, redisUrl: REDIS_URL, nameSpace: `test-rate-${randomBytes(4).toString('hex')}:` });
-      const b = await probeApp({ max: 1, redisUrl: REDIS_URL, nameSpace: `test-rate-${randomBytes(4).toString('hex')}:` });
+      const a = await probeApp({
+        max: 1,
+        redisUrl: REDIS_URL,
+        nameSpace: `test-rate-${randomBytes(4).toString('hex')}:`,
+      });
+      const b = await probeApp({
+        max: 1,
+        redisUrl: REDIS_URL,
+        nameSpace: `test-rate-${randomBytes(4).toString('hex')}:`,
+      });
       try {
         expect((await a.inject({ method: 'GET', url: '/thing' })).statusCode).toBe(200);
         expect((await b.inject({ method: 'GET', url: '/thing' })).statusCode).toBe(200);
@@ -260,5 +283,41 @@ describe('rate limit in the registry (real server over HTTP)', () => {
     // a write with a key: 429, nothing created
     const keyed = await client.post('/api/0.1/assets', { data: {} }, { key: KEYS.broker });
     expect(keyed.status).toBe(429);
+  });
+});
+
+// docs/decisions/0062-smaller-rules-of-round-two.md
+describe('TRUST_PROXY in the registry (real server over HTTP, record 0062)', () => {
+  const limited = { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW: '1 minute' };
+  const trusted = useServer({ ...limited, TRUST_PROXY: '192.0.2.1, 127.0.0.0/8' }, { via: 'http' });
+  const untrusted = useServer({ ...limited, TRUST_PROXY: '10.0.0.0/8,::1' }, { via: 'http' });
+  const anyone = useServer({ TRUST_PROXY: 'true' }, { via: 'http' });
+
+  const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+
+  it('a range that holds the proxy: each forwarded client has its own limit', async () => {
+    const client = trusted.client({ autoCookie: false });
+    for (const address of ['198.51.100.1', '198.51.100.2']) {
+      expect((await client.get('/api/0.1/assets', from(address))).status).toBe(200);
+      expect((await client.get('/api/0.1/assets', from(address))).status).toBe(200);
+      expect((await client.get('/api/0.1/assets', from(address))).status).toBe(429);
+    }
+  });
+
+  it('ranges that do not hold the peer: X-Forwarded-For is ignored, one limit for the peer', async () => {
+    const client = untrusted.client({ autoCookie: false });
+    expect((await client.get('/api/0.1/assets', from('198.51.100.1'))).status).toBe(200);
+    expect((await client.get('/api/0.1/assets', from('198.51.100.2'))).status).toBe(200);
+    expect((await client.get('/api/0.1/assets', from('198.51.100.3'))).status).toBe(429);
+  });
+
+  it('true logs a warning at start-up; an address list does not', async () => {
+    const warned = (lines: string[]) =>
+      lines.some((line) => {
+        const entry = JSON.parse(line) as { level: number; msg?: string };
+        return entry.level === 40 && entry.msg?.startsWith('TRUST_PROXY=true') === true;
+      });
+    expect(warned(anyone.logLines())).toBe(true);
+    expect(warned(trusted.logLines())).toBe(false);
   });
 });

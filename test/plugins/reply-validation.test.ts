@@ -46,7 +46,9 @@ describe('reply validation', () => {
   it('checks the JSON inside a JSONP answer against the JSON answer of the same status', async () => {
     const response = await checked.anonymous.get(`/api/0.1/assets/${ID}?opt_jsonp=callback`);
     expect(response.status).toBe(500);
-    expect(response.json.errors[0].description).toMatch(/broke the OpenAPI document: JSON inside the JSONP body does not match/);
+    expect(response.json.errors[0].description).toMatch(
+      /broke the OpenAPI document: JSON inside the JSONP body does not match/,
+    );
   });
 
   it('leaves replies that keep the document alone, JSONP included', async () => {

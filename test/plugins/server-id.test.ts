@@ -1,13 +1,13 @@
 /**
- * The cluster cookie (decisions.md §6), first on a small app (this plugin, the real error renderer, a probe
- * route), then in the real registry: the 412 carries the envelope and a fresh cookie, and changes
+ * The cluster cookie (docs/decisions/0017-cluster-cookie.md), first on a small app (this plugin, the real error
+ * renderer, a probe route), then in the real registry: the 412 carries the envelope and a fresh cookie, and changes
  * nothing in the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import errors from '../../src/plugins/errors.js';
-import { nodeOfCookie, SERVER_ID_COOKIE, serverIdCookie } from '../../src/plugins/server-id.js';
+import serverIdCookie, { nodeOfCookie, SERVER_ID_COOKIE } from '../../src/plugins/server-id.js';
 import { KEYS, useServer } from '../helpers/server.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
 
@@ -49,7 +49,7 @@ function setCookieOf(res: LightMyRequestResponse): string | undefined {
 }
 
 /** The cookie value as a client would send it back (the Set-Cookie text between `=` and the first `;`). */
-function valueOf(setCookie: string | undefined): string {
+function cookieValueOf(setCookie: string | undefined): string {
   if (!setCookie) throw new Error('no SERVER_ID Set-Cookie');
   return setCookie.slice(SERVER_ID_COOKIE.length + 1).split(';')[0]!;
 }
@@ -73,7 +73,7 @@ describe('SERVER_ID cookie plugin (small app)', () => {
   beforeAll(async () => {
     node1 = await probeApp('node1', 'start1');
     const res = await node1.app.inject({ method: 'GET', url: '/thing' });
-    cookie1 = valueOf(setCookieOf(res));
+    cookie1 = cookieValueOf(setCookieOf(res));
   });
   afterAll(async () => {
     await node1.app.close();
@@ -87,13 +87,13 @@ describe('SERVER_ID cookie plugin (small app)', () => {
     expect(setCookie).toMatch(/; Path=\/(;|$)/);
     expect(setCookie).toMatch(/; HttpOnly(;|$)/);
     expect(setCookie).toMatch(/; SameSite=Lax(;|$)/);
-    expect(nodeOfCookie(valueOf(setCookie))).toBe('node1');
+    expect(nodeOfCookie(cookieValueOf(setCookie))).toBe('node1');
   });
 
   it('gives a HEAD without the cookie one', async () => {
     const res = await node1.app.inject({ method: 'HEAD', url: '/thing' });
     expect(res.statusCode).toBe(200);
-    expect(valueOf(setCookieOf(res))).toBe(cookie1);
+    expect(cookieValueOf(setCookieOf(res))).toBe(cookie1);
   });
 
   it('serves a valid cookie of this node on every method without a new Set-Cookie', async () => {
@@ -110,7 +110,7 @@ describe('SERVER_ID cookie plugin (small app)', () => {
       const res = await node1.app.inject({ method, url: '/thing', payload: { data: {} } });
       expect412(res);
       expect(res.json().errors[0].description).toMatch(/required/);
-      expect(valueOf(setCookieOf(res))).toBe(cookie1);
+      expect(cookieValueOf(setCookieOf(res))).toBe(cookie1);
       expect(node1.handled).toBe(before);
     }
   });
@@ -122,7 +122,7 @@ describe('SERVER_ID cookie plugin (small app)', () => {
       method: 'PATCH',
       url: '/thing',
       payload: {},
-      headers: { cookie: `SERVER_ID=${valueOf(setCookieOf(first))}` },
+      headers: { cookie: `SERVER_ID=${cookieValueOf(setCookieOf(first))}` },
     });
     expect(again.statusCode).toBe(200);
   });
@@ -130,14 +130,14 @@ describe('SERVER_ID cookie plugin (small app)', () => {
   it("refuses another node's cookie on any method, GET included", async () => {
     const node2 = await probeApp('node2', 'start1');
     try {
-      const cookie2 = valueOf(setCookieOf(await node2.app.inject({ method: 'GET', url: '/thing' })));
+      const cookie2 = cookieValueOf(setCookieOf(await node2.app.inject({ method: 'GET', url: '/thing' })));
       expect(nodeOfCookie(cookie2)).toBe('node2');
       for (const method of ['GET', 'HEAD', 'POST', 'PATCH'] as const) {
         const before = node1.handled;
         const res = await node1.app.inject({ method, url: '/thing', headers: { cookie: `SERVER_ID=${cookie2}` } });
         expect(res.statusCode, method).toBe(412);
         if (method !== 'HEAD') expect412(res);
-        expect(valueOf(setCookieOf(res))).toBe(cookie1);
+        expect(cookieValueOf(setCookieOf(res))).toBe(cookie1);
         expect(node1.handled).toBe(before);
       }
       const res = await node1.app.inject({ method: 'GET', url: '/thing', headers: { cookie: `SERVER_ID=${cookie2}` } });
@@ -150,13 +150,21 @@ describe('SERVER_ID cookie plugin (small app)', () => {
   it('refuses the cookie of an earlier process of this node (restart): 412 with the new process cookie', async () => {
     const restarted = await probeApp('node1', 'start2');
     try {
-      const res = await restarted.app.inject({ method: 'GET', url: '/thing', headers: { cookie: `SERVER_ID=${cookie1}` } });
+      const res = await restarted.app.inject({
+        method: 'GET',
+        url: '/thing',
+        headers: { cookie: `SERVER_ID=${cookie1}` },
+      });
       expect412(res);
       expect(res.json().errors[0].description).toMatch(/restarted/);
-      const fresh = valueOf(setCookieOf(res));
+      const fresh = cookieValueOf(setCookieOf(res));
       expect(fresh).not.toBe(cookie1);
       expect(fresh).toMatch(/^node1\.start2\./);
-      const again = await restarted.app.inject({ method: 'POST', url: '/thing', headers: { cookie: `SERVER_ID=${fresh}` } });
+      const again = await restarted.app.inject({
+        method: 'POST',
+        url: '/thing',
+        headers: { cookie: `SERVER_ID=${fresh}` },
+      });
       expect(again.statusCode).toBe(200);
     } finally {
       await restarted.app.close();
@@ -167,7 +175,7 @@ describe('SERVER_ID cookie plugin (small app)', () => {
     const a = await probeApp('node1');
     const b = await probeApp('node1');
     try {
-      const ca = valueOf(setCookieOf(await a.app.inject({ method: 'GET', url: '/thing' })));
+      const ca = cookieValueOf(setCookieOf(await a.app.inject({ method: 'GET', url: '/thing' })));
       const res = await b.app.inject({ method: 'GET', url: '/thing', headers: { cookie: `SERVER_ID=${ca}` } });
       expect(res.statusCode).toBe(412);
     } finally {
@@ -180,7 +188,7 @@ describe('SERVER_ID cookie plugin (small app)', () => {
     const otherSecret = await probeApp('node1', 'start1', 'another-secret-0123456789abcdefghij');
     let foreignSigned: string;
     try {
-      foreignSigned = valueOf(setCookieOf(await otherSecret.app.inject({ method: 'GET', url: '/thing' })));
+      foreignSigned = cookieValueOf(setCookieOf(await otherSecret.app.inject({ method: 'GET', url: '/thing' })));
     } finally {
       await otherSecret.app.close();
     }
@@ -196,7 +204,7 @@ describe('SERVER_ID cookie plugin (small app)', () => {
     for (const value of forged) {
       const res = await node1.app.inject({ method: 'GET', url: '/thing', headers: { cookie: `SERVER_ID=${value}` } });
       expect412(res);
-      expect(valueOf(setCookieOf(res)), value).toBe(cookie1);
+      expect(cookieValueOf(setCookieOf(res)), value).toBe(cookie1);
     }
     const res = await node1.app.inject({ method: 'GET', url: '/thing', headers: { cookie: 'SERVER_ID=garbage' } });
     expect(res.json().errors[0].description).toMatch(/not valid/);
@@ -283,17 +291,29 @@ describe('SERVER_ID cookie in the real registry', () => {
       const stored = await server.store.get(created.id);
       const client = server.client({ key: KEYS.broker, autoCookie: false });
       client.cookies.set('SERVER_ID', value);
-      const res = await client.patch(`/api/0.1/assets/${created.id}`, { data: { title: 'changed' } }, { token: created.token });
+      const res = await client.patch(
+        `/api/0.1/assets/${created.id}`,
+        { data: { title: 'changed' } },
+        { token: created.token },
+      );
       check412(res);
       expect(await server.store.get(created.id)).toEqual(stored);
       // a read with it is refused too, and the fresh cookie is then accepted
       client.cookies.set('SERVER_ID', value);
       check412(await client.get(`/api/0.1/assets/${created.id}`));
-      const ok = await client.patch(`/api/0.1/assets/${created.id}`, { data: { title: 'changed' } }, { token: created.token });
+      const ok = await client.patch(
+        `/api/0.1/assets/${created.id}`,
+        { data: { title: 'changed' } },
+        { token: created.token },
+      );
       expect(ok.status).toBe(200);
       await server.store.get(created.id).then((r) => expect(r?.asset.title).toBe('changed'));
       // put the title back for the next round
-      await client.patch(`/api/0.1/assets/${created.id}`, { data: { title: stored!.asset.title } }, { token: created.token });
+      await client.patch(
+        `/api/0.1/assets/${created.id}`,
+        { data: { title: stored!.asset.title } },
+        { token: created.token },
+      );
     }
   });
 
@@ -301,5 +321,27 @@ describe('SERVER_ID cookie in the real registry', () => {
     const client = server.client({ autoCookie: false });
     const res = await client.post('/api/0.1/assets', { data: validAsset() });
     check412(res);
+  });
+});
+
+describe('SERVER_ID cookie under an https PUBLIC_URL (record 0062)', () => {
+  const secure = useServer({ SERVER_ID: 'web2', PUBLIC_URL: 'https://registry.example.org' });
+  const plain = useServer({ SERVER_ID: 'web3', PUBLIC_URL: 'http://registry.example.org' });
+
+  it('carries Secure when PUBLIC_URL is https, over HTTP on a read and on a 412', async () => {
+    const client = secure.client({ via: 'http', autoCookie: false });
+    const read = await client.get('/api/0.1/assets');
+    expect(read.setCookies.find((c) => c.startsWith('SERVER_ID=web2.'))).toMatch(
+      /; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+    const refused = await secure.client({ via: 'http', autoCookie: false }).post('/api/0.1/assets', { data: {} });
+    expect(refused.status).toBe(412);
+    expect(refused.setCookies.find((c) => c.startsWith('SERVER_ID=web2.'))).toContain('; Secure');
+  });
+
+  it('does not when PUBLIC_URL is http', async () => {
+    const read = await plain.client({ via: 'http', autoCookie: false }).get('/api/0.1/assets');
+    const cookie = read.setCookies.find((c) => c.startsWith('SERVER_ID=web3.'));
+    expect(cookie).toMatch(/; Path=\/; HttpOnly; SameSite=Lax$/);
   });
 });

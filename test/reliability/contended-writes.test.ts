@@ -1,8 +1,7 @@
 /**
- * Fair writes to one contended asset: PATCHes and document writes sent at once on one asset all get through, on
- * every store (on FerretDB, with a retry count of 5, none of five PATCHes got through while five of six document
- * writes did); 409 is the answer only once a retry budget measured in time has run out (services/records.ts).
- * Figures: `[reliability] contended writes…` lines in the test output.
+ * Fair writes to one contended asset: PATCHes and document writes sent at once all get through on every store; 409
+ * only once the retry budget, measured in time, has run out
+ * (docs/decisions/0026-compare-and-set-writes-with-a-retry-budget.md).
  */
 import { describe, expect, it } from 'vitest';
 import { KEYS, serverForThisTest } from '../helpers/server.js';
@@ -38,10 +37,22 @@ describe('writes to one contended asset', () => {
         return answer;
       };
       const posts = uploads.map((upload, i) =>
-        timed(server.client({ key: KEYS.broker }).post(`/api/0.1/assets/${id}/documents`, { data: { ...upload, title: `round ${round} doc ${i}` } }, { token })),
+        timed(
+          server
+            .client({ key: KEYS.broker })
+            .post(
+              `/api/0.1/assets/${id}/documents`,
+              { data: { ...upload, title: `round ${round} doc ${i}` } },
+              { token },
+            ),
+        ),
       );
       const patches = FIELDS.map((field) =>
-        timed(server.client({ key: KEYS.broker }).patch(`/api/0.1/assets/${id}`, { data: { [field]: `${field} round ${round}` } }, { token })),
+        timed(
+          server
+            .client({ key: KEYS.broker })
+            .patch(`/api/0.1/assets/${id}`, { data: { [field]: `${field} round ${round}` } }, { token }),
+        ),
       );
       const [postAnswers, patchAnswers] = await Promise.all([Promise.all(posts), Promise.all(patches)]);
       for (const res of postAnswers) expect(res.status, res.text).toBe(201);
@@ -53,7 +64,9 @@ describe('writes to one contended asset', () => {
       for (let i = 0; i < FIELDS.length; i++) expect(titles).toContain(`round ${round} doc ${i}`);
       const stamps = [...postAnswers, ...patchAnswers].map((res) => res.json.data.dateModified as string);
       expect(new Set(stamps).size, 'each write got its own dateModified').toBe(stamps.length);
-      expect(asset.dateModified, 'the asset is at its latest write').toBe(stamps.reduce((a, b) => (toMicros(a) > toMicros(b) ? a : b)));
+      expect(asset.dateModified, 'the asset is at its latest write').toBe(
+        stamps.reduce((a, b) => (toMicros(a) > toMicros(b) ? a : b)),
+      );
     }
     reportFigures('contended writes: 6 PATCHes and 6 document writes at once', {
       rounds: ROUNDS,
@@ -78,7 +91,11 @@ describe('writes to one contended asset', () => {
     const waitedMs = performance.now() - sent;
     expect(res.status, res.text).toBe(409);
     expect(res.json.errors).toEqual([
-      { location: 'body', name: 'data', description: 'The asset was changed by concurrent requests; repeat the request' },
+      {
+        location: 'body',
+        name: 'data',
+        description: 'The asset was changed by concurrent requests; repeat the request',
+      },
     ]);
     expect(waitedMs).toBeGreaterThanOrEqual(UPDATE_RETRY_BUDGET_MS);
     expect(waitedMs).toBeLessThan(UPDATE_RETRY_BUDGET_MS + 2_000);

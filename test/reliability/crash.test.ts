@@ -1,17 +1,19 @@
 /**
- * Crash safety: the real server runs as a child process; during a burst of creates and PATCHes it is killed with
- * SIGKILL (no shutdown code runs), then started again on the same store (DATA_DIR, or the same MongoDB
- * database). Every write that had been acknowledged (201/200 received) must be readable with the acknowledged
- * content, and listed assets must be in the feed at that dateModified. A request in flight at the kill may or may
- * not have happened; if it did, it must have happened whole. Several kills at different moments.
- * Figures: the `[reliability] crash…` line in the test output.
+ * Crash safety: a child server killed with SIGKILL during a burst of writes, then started again on the same store,
+ * serves and lists every acknowledged write; a request in flight at the kill happened whole or not at all.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
 import { KEYS, useScratch } from '../helpers/server.js';
 import { validAsset } from '../helpers/fixtures.js';
 import { bound, reportFigures, sleep, toMicros } from './fixtures/common.js';
-import { killAllChildren, prepareStore, startChild, type ChildServer, type SharedStore } from './fixtures/child-server.js';
+import {
+  killAllChildren,
+  prepareStore,
+  startChild,
+  type ChildServer,
+  type SharedStore,
+} from './fixtures/child-server.js';
 
 const ASSETS = '/api/0.1/assets';
 const WORKERS = 8;
@@ -50,7 +52,10 @@ interface Tally {
 }
 
 const isNetworkError = (error: unknown): boolean =>
-  error instanceof Error && /socket|ECONNRESET|ECONNREFUSED|closed|terminated|EPIPE/i.test(`${error.name} ${error.message} ${String((error as any).code)} ${String((error as any).cause?.code)}`);
+  error instanceof Error &&
+  /socket|ECONNRESET|ECONNREFUSED|closed|terminated|EPIPE/i.test(
+    `${error.name} ${error.message} ${String((error as any).code)} ${String((error as any).cause?.code)}`,
+  );
 
 /** Objects merged key by key (what a PATCH of plain fields does); anything else replaces. */
 function merged(base: any, patch: Record<string, unknown>): any {
@@ -68,7 +73,12 @@ function merged(base: any, patch: Record<string, unknown>): any {
  * Checks every known asset on a freshly started server; adopts a write that was in flight at the kill when it
  * turns out to have happened (whole). Returns how many acknowledged states were not found.
  */
-async function verify(server: ChildServer, known: Map<string, Known>, tally: Tally, checkFeed: boolean): Promise<string[]> {
+async function verify(
+  server: ChildServer,
+  known: Map<string, Known>,
+  tally: Tally,
+  checkFeed: boolean,
+): Promise<string[]> {
   const client = new Client(server.url);
   const problems: string[] = [];
   const listed = new Map<string, string>();
@@ -108,7 +118,7 @@ async function verify(server: ChildServer, known: Map<string, Known>, tally: Tal
   // docs/feed-completeness.md), so the feed is polled for that long; on the embedded store it matches at once.
   const deadline = Date.now() + FEED_WAIT_MS;
   let missing: string[] = [];
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     const feed = new Map<string, string>();
     let path = `${ASSETS}?limit=1000&mode=_all_`;
     for (let pages = 0; pages < 1_000; pages++) {
@@ -132,13 +142,23 @@ async function verify(server: ChildServer, known: Map<string, Known>, tally: Tal
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 }
 
 /** One worker's burst: creates and edits its own assets until a request fails because the server is gone. */
-async function burst(server: ChildServer, worker: number, known: Map<string, Known>, tally: Tally, seq: { n: number }): Promise<void> {
+async function burst(
+  server: ChildServer,
+  worker: number,
+  known: Map<string, Known>,
+  tally: Tally,
+  seq: { n: number },
+): Promise<void> {
   const client = new Client(server.url, { key: KEYS.broker });
   const mine = [...known.values()].filter((k) => k.worker === worker && ['draft', 'pending'].includes(k.acked.status));
   for (let i = 0; i < MAX_REQUESTS_PER_WORKER_PER_BURST; i++) {
@@ -160,7 +180,8 @@ async function burst(server: ChildServer, worker: number, known: Map<string, Kno
           { quantity: n },
           { address: { locality: `місто ${n}` } },
         ];
-        const data = target.acked.status === 'draft' && n % 2 === 0 ? { status: 'pending' } : choices[n % choices.length]!;
+        const data =
+          target.acked.status === 'draft' && n % 2 === 0 ? { status: 'pending' } : choices[n % choices.length]!;
         target.inFlight = data;
         const res = await client.patch(`${ASSETS}/${target.id}`, { data }, { token: target.token });
         if (res.status !== 200) throw new Error(`PATCH answered ${res.status}: ${res.text}`);
@@ -223,7 +244,9 @@ describe('crash safety', () => {
       tally.kills++;
       await Promise.all(workers);
       if (failures.length > 0) {
-        throw new Error(`a write failed before the kill: ${String(failures[0])}\nserver log:\n${server.stderr().slice(-3_000)}`);
+        throw new Error(
+          `a write failed before the kill: ${String(failures[0])}\nserver log:\n${server.stderr().slice(-3_000)}`,
+        );
       }
     }
     const server = await startChild(store);

@@ -1,23 +1,13 @@
 /**
- * Feed completeness (decisions.md §5): eight writers create, publish and edit assets as fast as the machine
- * allows while a reader follows `next_page` from the start of the feed and keeps polling. When the writers stop
- * and the reader has caught up, it has seen the final `dateModified` of every listed asset, skipped nothing it
- * could have seen, and never got the same (id, dateModified) twice. Run against one server (in this process) and
- * against two server processes sharing one store. Figures: `[reliability] feed…` lines in the test output.
+ * Feed completeness (docs/decisions/0020-feed-complete-by-construction.md): writers as fast as the machine allows,
+ * a reader following `next_page` and polling, on one server and on two processes sharing one store.
  */
 import { describe, expect, it } from 'vitest';
 import { Client } from '../helpers/client.js';
 import { KEYS, useScratch } from '../helpers/server.js';
 import { bound, reportFigures } from './fixtures/common.js';
 import { prepareStore, startChild, useChildServers, type ChildServer } from './fixtures/child-server.js';
-import {
-  analyseFeed,
-  clock,
-  runReader,
-  runWriter,
-  type Version,
-  type WriterStats,
-} from './fixtures/feed-workload.js';
+import { analyseFeed, clock, runReader, runWriter, type Version, type WriterStats } from './fixtures/feed-workload.js';
 
 const WRITERS = 8;
 /** How long the writers write (ms); RELIABILITY_WRITE_MS overrides. */
@@ -51,7 +41,9 @@ async function runScenario(name: string, run: Run): Promise<void> {
   });
   let stats: WriterStats[];
   try {
-    stats = await Promise.all(run.writerClients.map((client, i) => runWriter(client, `${name} w${i}`, bounds, versions)));
+    stats = await Promise.all(
+      run.writerClients.map((client, i) => runWriter(client, `${name} w${i}`, bounds, versions)),
+    );
   } finally {
     writersDoneAt = clock();
   }
@@ -135,10 +127,15 @@ describe('feed completeness under concurrent writers', () => {
 
   it(`two server processes on one store: ${WRITERS / 2} writers each, the reader alternating between them`, async () => {
     const store = await prepareStore(scratch);
-    children.push(...(await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })])));
+    children.push(
+      ...(await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })])),
+    );
     const [a, b] = children as [ChildServer, ChildServer];
     await runScenario('two processes', {
-      writerClients: Array.from({ length: WRITERS }, (_, i) => new Client(i % 2 === 0 ? a.url : b.url, { key: KEYS.broker })),
+      writerClients: Array.from(
+        { length: WRITERS },
+        (_, i) => new Client(i % 2 === 0 ? a.url : b.url, { key: KEYS.broker }),
+      ),
       // One client (and cookie jar) per node: a cookie of one node is 412 on the other.
       readerClients: [new Client(a.url), new Client(b.url)],
       readClient: new Client(b.url),

@@ -1,9 +1,7 @@
 /**
- * The history of assets under load (decisions.md §12): a randomised run of creates, PATCHes by every role,
- * document writes and ownership changes, after which every asset's history folds into exactly what
- * `GET /assets/{id}` serves; 16 writers at once on one asset give contiguous revisions, one per acknowledged
- * change; a server killed with SIGKILL in the middle of writes keeps, for every asset, a history that folds into
- * the asset as served, holding every acknowledged write once. Figures: `[reliability] history…` lines.
+ * Histories under load (docs/decisions/0035-history-kept-beside-the-record.md,
+ * docs/decisions/0036-revisions-are-json-patches.md): random writes, concurrent writers on one asset and a SIGKILL
+ * mid-write all leave histories that fold into the asset as served, with every acknowledged write once.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +23,10 @@ const RUNS = bound('RELIABILITY_HISTORY_RUNS', 3);
 type Role = 'owner' | 'broker2' | 'concierge' | 'admin';
 
 const action = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('create' as const), by: fc.constantFrom('broker', 'broker2') }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('create' as const), by: fc.constantFrom('broker', 'broker2') }),
+  },
   {
     weight: 6,
     arbitrary: fc.record({
@@ -35,7 +36,9 @@ const action = fc.oneof(
       data: fc.oneof(
         fc.record({ title: fc.string({ minLength: 1, maxLength: 20 }) }),
         fc.record({ description: fc.string({ maxLength: 30 }) }),
-        fc.record({ value: fc.record({ amount: fc.integer({ min: 1, max: 1_000_000 }), currency: fc.constant('UAH') }) }),
+        fc.record({
+          value: fc.record({ amount: fc.integer({ min: 1, max: 1_000_000 }), currency: fc.constant('UAH') }),
+        }),
         fc.record({ quantity: fc.integer({ min: 1, max: 9 }) }),
         fc.constantFrom<Record<string, unknown>>(
           { status: 'pending' },
@@ -50,8 +53,22 @@ const action = fc.oneof(
       ),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('document' as const), asset: fc.nat(), op: fc.constantFrom('add', 'replace', 'describe') }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('transfer' as const), asset: fc.nat(), by: fc.constantFrom('broker', 'broker2', 'admin') }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('document' as const),
+      asset: fc.nat(),
+      op: fc.constantFrom('add', 'replace', 'describe'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('transfer' as const),
+      asset: fc.nat(),
+      by: fc.constantFrom('broker', 'broker2', 'admin'),
+    }),
+  },
 );
 
 describe('history under a randomised run of every kind of write', () => {
@@ -77,13 +94,20 @@ describe('history under a randomised run of every kind of write', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: ACTIONS, maxLength: ACTIONS }), async (actions) => {
         const known: Known[] = [];
-        const pick = (index: number): Known | undefined => (known.length === 0 ? undefined : known[index % known.length]);
+        const pick = (index: number): Known | undefined =>
+          known.length === 0 ? undefined : known[index % known.length];
         for (const step of actions) {
           tally.actions++;
           let res: Response | undefined;
           if (step.kind === 'create') {
             const created = await createAsset(clients[step.by]!);
-            known.push({ id: created.id, owner: step.by, token: created.token, transfer: created.transfer, documents: [] });
+            known.push({
+              id: created.id,
+              owner: step.by,
+              token: created.token,
+              transfer: created.transfer,
+              documents: [],
+            });
             tally.accepted++;
             continue;
           }
@@ -91,25 +115,47 @@ describe('history under a randomised run of every kind of write', () => {
           if (asset === undefined) continue;
           if (step.kind === 'patch') {
             const client = step.by === 'owner' ? clients[asset.owner]! : clients[step.by]!;
-            res = await client.patch(assetPath(asset.id), { data: step.data }, step.by === 'owner' ? { token: asset.token } : {});
+            res = await client.patch(
+              assetPath(asset.id),
+              { data: step.data },
+              step.by === 'owner' ? { token: asset.token } : {},
+            );
           } else if (step.kind === 'document') {
             const owner = clients[asset.owner]!;
             const documentId = asset.documents[step.asset % Math.max(asset.documents.length, 1)];
             if (step.op === 'add' || documentId === undefined) {
-              res = await owner.post(`${assetPath(asset.id)}/documents`, { data: await uploadFile(owner) }, { token: asset.token });
+              res = await owner.post(
+                `${assetPath(asset.id)}/documents`,
+                { data: await uploadFile(owner) },
+                { token: asset.token },
+              );
               if (res.status === 201) asset.documents.push(res.json.data.id as string);
             } else if (step.op === 'replace') {
               const json = { data: await uploadFile(owner) };
-              res = await owner.request('PUT', `${assetPath(asset.id)}/documents/${documentId}`, { json, token: asset.token });
+              res = await owner.request('PUT', `${assetPath(asset.id)}/documents/${documentId}`, {
+                json,
+                token: asset.token,
+              });
             } else {
-              res = await owner.patch(`${assetPath(asset.id)}/documents/${documentId}`, { data: { description: `опис ${step.asset}` } }, { token: asset.token });
+              res = await owner.patch(
+                `${assetPath(asset.id)}/documents/${documentId}`,
+                { data: { description: `опис ${step.asset}` } },
+                { token: asset.token },
+              );
             }
           } else {
             const receiver = step.by === 'admin' ? 'broker2' : step.by;
             const made = await clients[receiver]!.post(`${API}/transfers`, { data: {} });
             expect(made.status, made.text).toBe(201);
-            res = await clients[step.by]!.post(`${assetPath(asset.id)}/ownership`, { data: { id: made.json.data.id, transfer: asset.transfer } });
-            if (res.status === 200) Object.assign(asset, { owner: receiver, token: made.json.access.token, transfer: made.json.access.transfer });
+            res = await clients[step.by]!.post(`${assetPath(asset.id)}/ownership`, {
+              data: { id: made.json.data.id, transfer: asset.transfer },
+            });
+            if (res.status === 200)
+              Object.assign(asset, {
+                owner: receiver,
+                token: made.json.access.token,
+                transfer: made.json.access.transfer,
+              });
           }
           // A refusal is part of the run (a role or status that may not write); a server error never is.
           expect(res.status, res.text).toBeLessThan(500);
@@ -135,7 +181,9 @@ describe('history under a randomised run of every kind of write', () => {
     let acknowledged = 0;
     for (let round = 0; round < 3; round++) {
       const results = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => server.broker.patch(assetPath(id), { data: { title: `round ${round} writer ${i}` } }, { token })),
+        Array.from({ length: 16 }, (_, i) =>
+          server.broker.patch(assetPath(id), { data: { title: `round ${round} writer ${i}` } }, { token }),
+        ),
       );
       for (const res of results) {
         expect([200, 409], res.text).toContain(res.status);
@@ -175,7 +223,11 @@ describe('history across kill -9', () => {
           const client = new Client(child.url, { key: KEYS.broker });
           for (let i = 0; running; i++) {
             try {
-              const res = await client.patch(assetPath(asset.id), { data: { title: `kill ${kill} worker ${worker} write ${i}` } }, { token: asset.token });
+              const res = await client.patch(
+                assetPath(asset.id),
+                { data: { title: `kill ${kill} worker ${worker} write ${i}` } },
+                { token: asset.token },
+              );
               writes++;
               if (res.status === 200) acknowledged.get(asset.id)!.push(res.json.data.dateModified as string);
             } catch {
@@ -202,10 +254,19 @@ describe('history across kill -9', () => {
       expectWellFormed(history, (await reader.get(assetPath(asset.id))).json.data);
       const dates = history.map((revision) => revision.date);
       // Every acknowledged write is there, once; at most the writes in flight at each kill were added unacknowledged.
-      for (const date of acknowledged.get(asset.id)!) expect(dates.filter((d) => d === date), date).toHaveLength(1);
+      for (const date of acknowledged.get(asset.id)!)
+        expect(
+          dates.filter((d) => d === date),
+          date,
+        ).toHaveLength(1);
       expect(history.length - 2 - acknowledged.get(asset.id)!.length).toBeLessThanOrEqual(2 * 3);
       revisions += history.length;
     }
-    reportFigures('history kill -9', { kills: 2, writes, acknowledged: [...acknowledged.values()].flat().length, revisions });
+    reportFigures('history kill -9', {
+      kills: 2,
+      writes,
+      acknowledged: [...acknowledged.values()].flat().length,
+      revisions,
+    });
   }, 180_000);
 });

@@ -1,8 +1,6 @@
 /**
- * No lost update: 20 PATCHes of one asset sent at once, each setting a different field. Afterwards every change
- * answered 200 is in the asset, and a request that lost the race got 409 and left nothing behind. Run against one
- * server and against two server instances sharing one store (the compare-and-set is the store's, not a lock in
- * one process). Figures: `[reliability] lost update…` lines in the test output.
+ * No lost update: PATCHes of one asset sent at once all land or get 409 and leave nothing, also with two servers on
+ * one store, as the compare-and-set is the store's, not a lock in one process.
  */
 import { describe, expect, it } from 'vitest';
 import { KEYS, serverForThisTest, useScratch } from '../helpers/server.js';
@@ -30,7 +28,8 @@ function nested(path: string[]): Change {
   const name = path.join('.');
   return {
     name,
-    data: (r) => path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), text(name)(r)) as Record<string, unknown>,
+    data: (r) =>
+      path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), text(name)(r)) as Record<string, unknown>,
     read: (a) => path.reduce((node, key) => node?.[key], a),
     expected: text(name),
   };
@@ -160,7 +159,11 @@ function newTally(): Tally {
 
 function check(name: string, tally: Tally): void {
   // racesLost is only known where the store runs in this process.
-  reportFigures(`lost update: ${name}`, { parallelPatches: CHANGES.length, ...tally, racesLost: tally.racesLost ?? 'not measured' });
+  reportFigures(`lost update: ${name}`, {
+    parallelPatches: CHANGES.length,
+    ...tally,
+    racesLost: tally.racesLost ?? 'not measured',
+  });
   expect(tally.lost, 'changes answered 200 but missing afterwards').toBe(0);
   expect(tally.leftBehindBy409, 'changes answered 409 but applied anyway').toBe(0);
   expect(tally.applied + tally.conflicts).toBe(tally.requests);
@@ -209,7 +212,10 @@ describe('no lost update', () => {
 
   it(`the same across two server processes sharing one store`, async () => {
     const store = await prepareStore(scratch);
-    const nodes = await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })]);
+    const nodes = await Promise.all([
+      startChild(store, { serverId: 'node-a' }),
+      startChild(store, { serverId: 'node-b' }),
+    ]);
     children.push(...nodes);
     const owner = new Client(nodes[0]!.url, { key: KEYS.broker });
     const { id, token } = await createAsset(owner, validAsset());

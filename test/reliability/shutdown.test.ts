@@ -1,12 +1,7 @@
 /**
- * Shutting down (decisions.md §13), on the real server process (src/server.ts): at SIGTERM or SIGINT the listening
- * socket and the idle connections close; a request in flight finishes, and its answer (like every answer after
- * the signal) carries `Connection: close` and closes its connection; a request that arrives on an open connection
- * after the signal gets 503 `Shutting down`; streams end cleanly; the store closes; exit 0 within 2 s, under write
- * load with streams open; a repeated signal is ignored; CLOSE_GRACE_DELAY only as the safety net (exit 1).
- *
- * "In flight" is made real with a POST whose body arrives in two halves, and "arrives after the signal on an open
- * connection" with a request whose headers arrive in two halves: the signal comes between them.
+ * Shutting down (docs/decisions/0038-graceful-shutdown.md) on the real server process. "In flight" is a POST whose
+ * body arrives in two halves, and "after the signal on an open connection" a request whose headers arrive in two
+ * halves: the signal comes between them.
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +13,13 @@ import { Client, httpTransport, type Response } from '../helpers/client.js';
 import { validAsset } from '../helpers/fixtures.js';
 import { uploadFile } from '../helpers/uploads.js';
 import { openChanges, type OpenedStream } from '../helpers/sse.js';
-import { killAllChildren, prepareStore, startChild, type ChildServer, type SharedStore } from './fixtures/child-server.js';
+import {
+  killAllChildren,
+  prepareStore,
+  startChild,
+  type ChildServer,
+  type SharedStore,
+} from './fixtures/child-server.js';
 import { bound, reportFigures, sleep } from './fixtures/common.js';
 
 /** §13's bound on the whole shutdown, from the signal to the exit (a slow CI machine may be given more). */
@@ -137,7 +138,8 @@ function expectShuttingDown(answer: RawAnswer): void {
   expect(answer.headers.connection).toBe('close');
 }
 
-describe('graceful shutdown (decisions.md §13)', () => {
+// docs/decisions/0038-graceful-shutdown.md
+describe('graceful shutdown (record 0038)', () => {
   // The processes' store; removed after they are gone (hooks after run in reverse order).
   const scratch = useScratch();
   let store: SharedStore;
@@ -196,7 +198,9 @@ describe('graceful shutdown (decisions.md §13)', () => {
       expect(created.headers.connection).toBe('close');
       await created.socketClosed;
       expect(await exited).toEqual({ code: 0, signal: null });
-      expect(Date.now() - finished, 'exit after the last answer, not after CLOSE_GRACE_DELAY').toBeLessThan(SHUTDOWN_BOUND_MS);
+      expect(Date.now() - finished, 'exit after the last answer, not after CLOSE_GRACE_DELAY').toBeLessThan(
+        SHUTDOWN_BOUND_MS,
+      );
     } finally {
       agent.destroy();
     }
@@ -233,7 +237,9 @@ describe('graceful shutdown (decisions.md §13)', () => {
       expect(Buffer.concat(chunks).equals(file), 'the whole file').toBe(true);
       await socketClosed;
       expect(await exited).toEqual({ code: 0, signal: null });
-      expect(Date.now() - resumed, 'exit after the download, not after CLOSE_GRACE_DELAY').toBeLessThan(SHUTDOWN_BOUND_MS);
+      expect(Date.now() - resumed, 'exit after the download, not after CLOSE_GRACE_DELAY').toBeLessThan(
+        SHUTDOWN_BOUND_MS,
+      );
     } finally {
       agent.destroy();
     }
@@ -304,11 +310,17 @@ describe('graceful shutdown (decisions.md §13)', () => {
       };
       try {
         for (let i = 0; ; i++) {
-          const created = await writer.post('/api/0.1/assets', { data: validAsset({ title: `writer ${n} asset ${i}` }) });
+          const created = await writer.post('/api/0.1/assets', {
+            data: validAsset({ title: `writer ${n} asset ${i}` }),
+          });
           if (!answered(created)) return;
           const id: string = created.json.data.id;
           acknowledged.set(id, 'draft');
-          const published = await writer.patch(`/api/0.1/assets/${id}`, { data: { status: 'pending' } }, { token: created.json.access.token });
+          const published = await writer.patch(
+            `/api/0.1/assets/${id}`,
+            { data: { status: 'pending' } },
+            { token: created.json.access.token },
+          );
           if (!answered(published)) return;
           acknowledged.set(id, 'pending');
         }
@@ -316,7 +328,9 @@ describe('graceful shutdown (decisions.md §13)', () => {
         // The node no longer takes connections.
       }
     });
-    await Promise.all(streams.map((stream) => stream.waitFor((parser) => parser.events.length >= 5, 20_000, 'five events')));
+    await Promise.all(
+      streams.map((stream) => stream.waitFor((parser) => parser.events.length >= 5, 20_000, 'five events')),
+    );
     for (const deadline = Date.now() + 20_000; acknowledged.size < 40 && Date.now() < deadline; ) await sleep(20);
 
     signalledAt = Date.now();
@@ -327,7 +341,12 @@ describe('graceful shutdown (decisions.md §13)', () => {
     const endings = await Promise.all(streams.map((stream) => stream.ended));
     await agent.close();
 
-    reportFigures('shutdown under load', { shutdownMs, acknowledged: acknowledged.size, answeredAfterSignal, refusals: refusals.length });
+    reportFigures('shutdown under load', {
+      shutdownMs,
+      acknowledged: acknowledged.size,
+      answeredAfterSignal,
+      refusals: refusals.length,
+    });
     expect(exit, server.stderr()).toEqual({ code: 0, signal: null });
     expect(shutdownMs).toBeLessThan(SHUTDOWN_BOUND_MS);
     expect(endings, 'every stream ended with a complete chunked response').toEqual(Array(10).fill(true));
@@ -336,7 +355,8 @@ describe('graceful shutdown (decisions.md §13)', () => {
     const again = await startChild(store);
     try {
       const reader = new Client(again.url);
-      for (const [id, status] of acknowledged) expect((await reader.get(`/api/0.1/assets/${id}`)).json.data.status, id).toBe(status);
+      for (const [id, status] of acknowledged)
+        expect((await reader.get(`/api/0.1/assets/${id}`)).json.data.status, id).toBe(status);
     } finally {
       await again.stop();
     }

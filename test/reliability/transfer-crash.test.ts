@@ -1,9 +1,8 @@
 /**
- * An ownership change cut short by `kill -9` between its two writes (decisions.md §10). The registry runs as a
- * child process with fixtures/kill-before-asset-update.ts preloaded: it marks the transfer for the asset, then
- * SIGKILLs itself as it is about to write the asset. A registry started again on the same store must show the
- * state §10 describes — the transfer marked used for this asset, the asset not yet changed — and the same call,
- * sent again, must finish the job; sent once more, it must be refused and change nothing.
+ * An ownership change cut short by `kill -9` between its two writes
+ * (docs/decisions/0033-ownership-transfer-in-two-writes.md): fixtures/kill-before-asset-update.ts kills the child
+ * as it is about to write the asset. After a restart the transfer is pending, the same call finishes the job, and
+ * once more it is refused and changes nothing.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,26 +49,44 @@ describe('ownership change cut short by kill -9 between marking the transfer and
       expect((await newOwner.get(`/api/0.1/transfers/${transfer.id}`)).json.data.usedFor).toBe(`/assets/${created.id}`);
       expect((await before.get(`${ASSETS}/${created.id}`)).json.data).toEqual(created.body.data);
       expectOneError(
-        await newOwner.post(`${ASSETS}/${elsewhere.id}/ownership`, { data: { id: transfer.id, transfer: elsewhere.transfer } }),
+        await newOwner.post(`${ASSETS}/${elsewhere.id}/ownership`, {
+          data: { id: transfer.id, transfer: elsewhere.transfer },
+        }),
         403,
         'body',
         'transfer',
         'Transfer already used',
       );
       // The old owner still owns it, and may even change it in between: the repeat still finishes the job.
-      const edited = await before.patch(`${ASSETS}/${created.id}`, { data: { title: 'змінено до повтору' } }, { token: created.token });
+      const edited = await before.patch(
+        `${ASSETS}/${created.id}`,
+        { data: { title: 'змінено до повтору' } },
+        { token: created.token },
+      );
       expect(edited.status, edited.text).toBe(200);
 
       const repeated = await newOwner.post(`${ASSETS}/${created.id}/ownership`, call);
       expect(repeated.status, repeated.text).toBe(200);
       expect(repeated.json.data).toMatchObject({ owner: 'broker2', title: 'змінено до повтору' });
       expect(repeated.json.data.dateModified > edited.json.data.dateModified).toBe(true);
-      expect((await before.patch(`${ASSETS}/${created.id}`, { data: { title: 'old' } }, { token: created.token })).status).toBe(403);
-      const byNewOwner = await newOwner.patch(`${ASSETS}/${created.id}`, { data: { title: 'new' } }, { token: transfer.token });
+      expect(
+        (await before.patch(`${ASSETS}/${created.id}`, { data: { title: 'old' } }, { token: created.token })).status,
+      ).toBe(403);
+      const byNewOwner = await newOwner.patch(
+        `${ASSETS}/${created.id}`,
+        { data: { title: 'new' } },
+        { token: transfer.token },
+      );
       expect(byNewOwner.status, byNewOwner.text).toBe(200);
 
       // Once complete, the same call again carries a token that no longer matches, and changes nothing.
-      expectOneError(await newOwner.post(`${ASSETS}/${created.id}/ownership`, call), 403, 'body', 'transfer', 'Invalid transfer');
+      expectOneError(
+        await newOwner.post(`${ASSETS}/${created.id}/ownership`, call),
+        403,
+        'body',
+        'transfer',
+        'Invalid transfer',
+      );
       expect((await newOwner.get(`${ASSETS}/${created.id}`)).json.data).toEqual(byNewOwner.json.data);
       expect((await newOwner.get(`/api/0.1/transfers/${transfer.id}`)).json.data.usedFor).toBe(`/assets/${created.id}`);
     } finally {

@@ -1,7 +1,8 @@
 /**
- * Documents of an asset (decisions.md §9) on a real store: the five operations, versions, who may
- * write in which status, the author rule, field errors, the document service's URL checks and the order of checks,
- * and what the asset itself shows. Files come from the registry's own document service (`POST /ds/upload`).
+ * Documents of an asset (docs/decisions/0030-documents-inside-the-asset-record.md,
+ * docs/decisions/0032-signed-document-urls.md) on a real store: the five operations, versions, who may write in
+ * which status, the author rule, field errors, the document service's URL checks and the order of checks, and what
+ * the asset itself shows. Files come from the registry's own document service (`POST /ds/upload`).
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -42,11 +43,23 @@ async function attach(id: string, token: string, extra: Record<string, unknown> 
   return ok(await client.post(docsPath(id), { data: await fileData(extra) }, { token }), 201);
 }
 
-async function newVersion(id: string, token: string, documentId: string, extra: Record<string, unknown> = {}, client = owner): Promise<any> {
+async function newVersion(
+  id: string,
+  token: string,
+  documentId: string,
+  extra: Record<string, unknown> = {},
+  client = owner,
+): Promise<any> {
   return ok(await client.request('PUT', docPath(id, documentId), { json: { data: await fileData(extra) }, token }));
 }
 
-async function patchDocument(id: string, token: string, documentId: string, data: unknown, client = owner): Promise<Response> {
+async function patchDocument(
+  id: string,
+  token: string,
+  documentId: string,
+  data: unknown,
+  client = owner,
+): Promise<Response> {
   return client.patch(docPath(id, documentId), { data }, { token });
 }
 
@@ -55,15 +68,25 @@ async function moveTo(id: string, token: string, status: string): Promise<void> 
   const steps: Record<string, [Client, Record<string, unknown>][]> = {
     draft: [],
     pending: [[owner, { status: 'pending' }]],
-    verification: [[owner, { status: 'pending' }], [concierge, { status: 'verification' }]],
-    active: [[owner, { status: 'pending' }], [concierge, { status: 'verification' }], [concierge, { status: 'active', relatedLot: LOT }]],
+    verification: [
+      [owner, { status: 'pending' }],
+      [concierge, { status: 'verification' }],
+    ],
+    active: [
+      [owner, { status: 'pending' }],
+      [concierge, { status: 'verification' }],
+      [concierge, { status: 'active', relatedLot: LOT }],
+    ],
     complete: [
       [owner, { status: 'pending' }],
       [concierge, { status: 'verification' }],
       [concierge, { status: 'active', relatedLot: LOT }],
       [concierge, { status: 'complete' }],
     ],
-    deleted: [[owner, { status: 'pending' }], [owner, { status: 'deleted' }]],
+    deleted: [
+      [owner, { status: 'pending' }],
+      [owner, { status: 'deleted' }],
+    ],
   };
   for (const [client, data] of steps[status]!) {
     ok(await client.patch(assetPath(id), { data }, { token }));
@@ -174,7 +197,12 @@ describe('listing and reading documents', () => {
     expect(await read(docPath(id, v1.id))).not.toHaveProperty('previousVersions');
     const v2 = await newVersion(id, token, v1.id);
     // The same file again is a version too: previousVersions holds every older version, whatever its url.
-    const v3 = ok(await owner.request('PUT', docPath(id, v1.id), { json: { data: { title: v2.title, format: v2.format, url: v2.url, hash: v2.hash } }, token }));
+    const v3 = ok(
+      await owner.request('PUT', docPath(id, v1.id), {
+        json: { data: { title: v2.title, format: v2.format, url: v2.url, hash: v2.hash } },
+        token,
+      }),
+    );
     expect(await read(docPath(id, v1.id))).toEqual({ ...v3, previousVersions: [v1, v2] });
   });
 
@@ -204,7 +232,15 @@ describe('new versions (PUT)', () => {
     const uploaded = await uploadFile(owner, Buffer.from('version two'), 'v2.pdf');
     const v2 = ok(
       await owner.request('PUT', docPath(id, v1.id), {
-        json: { data: { ...uploaded, language: 'en', id: 'f'.repeat(32), author: 'admins', datePublished: '2001-01-01T00:00:00+02:00' } },
+        json: {
+          data: {
+            ...uploaded,
+            language: 'en',
+            id: 'f'.repeat(32),
+            author: 'admins',
+            datePublished: '2001-01-01T00:00:00+02:00',
+          },
+        },
         token,
       }),
     );
@@ -233,7 +269,11 @@ describe('new versions (PUT)', () => {
     expectErrors(
       res,
       422,
-      ['title', 'format', 'url', 'hash'].map((name) => ({ location: 'body', name, description: ['This field is required.'] })),
+      ['title', 'format', 'url', 'hash'].map((name) => ({
+        location: 'body',
+        name,
+        description: ['This field is required.'],
+      })),
     );
     expect(await read(docPath(id, v1.id))).toEqual(v1);
   });
@@ -258,7 +298,12 @@ describe('editing a document (PATCH)', () => {
         author: 'admins',
       }),
     );
-    expect(patched).toEqual({ ...v1, title: 'renamed.pdf', description: 'Повідомлення про продаж', documentType: 'technicalSpecifications' });
+    expect(patched).toEqual({
+      ...v1,
+      title: 'renamed.pdf',
+      description: 'Повідомлення про продаж',
+      documentType: 'technicalSpecifications',
+    });
     expect(await read(docPath(id, v1.id))).toEqual(patched);
     expect(await read(`${docsPath(id)}?all=1`)).toEqual([patched]);
     const after = await read(assetPath(id));
@@ -270,7 +315,9 @@ describe('editing a document (PATCH)', () => {
     const { id, token } = await createAsset(owner);
     const v1 = await attach(id, token, { description: 'same' });
     const before = await read(assetPath(id));
-    expect(ok(await patchDocument(id, token, v1.id, { description: 'same', url: 'http://elsewhere.example/x' }))).toEqual(v1);
+    expect(
+      ok(await patchDocument(id, token, v1.id, { description: 'same', url: 'http://elsewhere.example/x' })),
+    ).toEqual(v1);
     expect(await read(assetPath(id))).toEqual(before);
   });
 
@@ -278,19 +325,29 @@ describe('editing a document (PATCH)', () => {
     const { id, token } = await createAsset(owner);
     const v1 = await attach(id, token);
     // As in the original, values that cannot be read (conversion) are judged before the rules (validation).
-    expectErrors(await patchDocument(id, token, v1.id, { documentType: 'poem', relatedItem: 'xyz', colour: 'red' }), 422, [
-      { location: 'body', name: 'relatedItem', description: ['Hash value is wrong length.'] },
-      { location: 'body', name: 'colour', description: 'Rogue field' },
-    ]);
-    expectErrors(await patchDocument(id, token, v1.id, { documentType: 'poem', documentOf: 'tender', format: 'pdf' }), 422, [
-      {
-        location: 'body',
-        name: 'documentType',
-        description: ["Value must be one of ['notice', 'technicalSpecifications', 'illustration', 'virtualDataRoom', 'x_presentation']."],
-      },
-      { location: 'body', name: 'documentOf', description: ["Value must be one of ['asset', 'lot']."] },
-      { location: 'body', name: 'format', description: ['String value did not match validation regex.'] },
-    ]);
+    expectErrors(
+      await patchDocument(id, token, v1.id, { documentType: 'poem', relatedItem: 'xyz', colour: 'red' }),
+      422,
+      [
+        { location: 'body', name: 'relatedItem', description: ['Hash value is wrong length.'] },
+        { location: 'body', name: 'colour', description: 'Rogue field' },
+      ],
+    );
+    expectErrors(
+      await patchDocument(id, token, v1.id, { documentType: 'poem', documentOf: 'tender', format: 'pdf' }),
+      422,
+      [
+        {
+          location: 'body',
+          name: 'documentType',
+          description: [
+            "Value must be one of ['notice', 'technicalSpecifications', 'illustration', 'virtualDataRoom', 'x_presentation'].",
+          ],
+        },
+        { location: 'body', name: 'documentOf', description: ["Value must be one of ['asset', 'lot']."] },
+        { location: 'body', name: 'format', description: ['String value did not match validation regex.'] },
+      ],
+    );
     expect(await read(docPath(id, v1.id))).toEqual(v1);
   });
 });
@@ -324,7 +381,9 @@ describe('who may write documents, and when', () => {
     ] as const) {
       const options = tokenSent === undefined ? {} : { token: tokenSent };
       expectErrors(await client.post(docsPath(id), { data }, options), 403, [FORBIDDEN]);
-      expectErrors(await client.request('PUT', docPath(id, document.id), { json: { data }, ...options }), 403, [FORBIDDEN]);
+      expectErrors(await client.request('PUT', docPath(id, document.id), { json: { data }, ...options }), 403, [
+        FORBIDDEN,
+      ]);
       expectErrors(await client.patch(docPath(id, document.id), { data: { title: 'x' } }, options), 403, [FORBIDDEN]);
     }
     expect(await read(docsPath(id))).toEqual([document]);
@@ -355,7 +414,13 @@ describe('who may write documents, and when', () => {
       const data = await fileData();
       for (const client of [owner, admin]) {
         expectOneError(await client.post(docsPath(id), { data }, { token }), 403, 'body', 'data', description);
-        expectOneError(await client.request('PUT', docPath(id, document.id), { json: { data }, token }), 403, 'body', 'data', description);
+        expectOneError(
+          await client.request('PUT', docPath(id, document.id), { json: { data }, token }),
+          403,
+          'body',
+          'data',
+          description,
+        );
       }
       expectOneError(await patchDocument(id, token, document.id, { title: 'x' }), 403, 'body', 'data', description);
       // Permission comes before status.
@@ -397,33 +462,55 @@ describe('field validation', () => {
     expectErrors(
       res,
       422,
-      ['title', 'format', 'url', 'hash'].map((name) => ({ location: 'body', name, description: ['This field is required.'] })),
+      ['title', 'format', 'url', 'hash'].map((name) => ({
+        location: 'body',
+        name,
+        description: ['This field is required.'],
+      })),
     );
   });
 
   it.each([
-    ['sha256:' + 'a'.repeat(64), 'Hash type is not supported.'],
+    [`sha256:${'a'.repeat(64)}`, 'Hash type is not supported.'],
     ['a'.repeat(32), 'Hash type is not supported.'],
-    ['md5:' + 'a'.repeat(31), 'Hash value is wrong length.'],
-    ['md5:' + 'g'.repeat(32), 'Hash value is not hexadecimal.'],
+    [`md5:${'a'.repeat(31)}`, 'Hash value is wrong length.'],
+    [`md5:${'g'.repeat(32)}`, 'Hash value is not hexadecimal.'],
   ])('refuses the hash %s: %s', async (hash, message) => {
     const { id, token } = await createAsset(owner);
-    expectOneError(await owner.post(docsPath(id), { data: await fileData({ hash }) }, { token }), 422, 'body', 'hash', [message]);
+    expectOneError(await owner.post(docsPath(id), { data: await fileData({ hash }) }, { token }), 422, 'body', 'hash', [
+      message,
+    ]);
   });
 
   it('refuses wrong types and unknown fields, and a URL that is not one', async () => {
     const { id, token } = await createAsset(owner);
-    expectErrors(await owner.post(docsPath(id), { data: await fileData({ title: 5, url: 'not a url', extra: 1 }) }, { token }), 422, [
-      { location: 'body', name: 'title', description: ["Couldn't interpret '5' as string."] },
-      { location: 'body', name: 'extra', description: 'Rogue field' },
-    ]);
-    expectOneError(await owner.post(docsPath(id), { data: await fileData({ url: 'not a url' }) }, { token }), 422, 'body', 'url', ['Not a well formed URL.']);
+    expectErrors(
+      await owner.post(docsPath(id), { data: await fileData({ title: 5, url: 'not a url', extra: 1 }) }, { token }),
+      422,
+      [
+        { location: 'body', name: 'title', description: ["Couldn't interpret '5' as string."] },
+        { location: 'body', name: 'extra', description: 'Rogue field' },
+      ],
+    );
+    expectOneError(
+      await owner.post(docsPath(id), { data: await fileData({ url: 'not a url' }) }, { token }),
+      422,
+      'body',
+      'url',
+      ['Not a well formed URL.'],
+    );
     expect(await read(docsPath(id))).toEqual([]);
   });
 
   it('answers 422 for a body without an object data, and 415 for another content type', async () => {
     const { id, token } = await createAsset(owner);
-    expectOneError(await owner.post(docsPath(id), { data: 'x' }, { token }), 422, 'body', 'data', 'No JSON object could be decoded');
+    expectOneError(
+      await owner.post(docsPath(id), { data: 'x' }, { token }),
+      422,
+      'body',
+      'data',
+      'No JSON object could be decoded',
+    );
     const form = await sendFormTo(docsPath(id), token);
     expectOneError(form, 415, 'header', 'Content-Type', "Content-Type header should be one of ['application/json']");
   });
@@ -451,7 +538,8 @@ describe("the document service's URL (after field validation)", () => {
   /** One character of `text` at `index` replaced by another of the same alphabet. */
   function flipped(text: string, index = 0): string {
     const c = text[index]!;
-    const other = c === 'a' ? 'b' : c === 'A' ? 'B' : c === '0' ? '1' : /[0-9]/.test(c) ? '0' : /[a-z]/.test(c) ? 'a' : 'A';
+    const other =
+      c === 'a' ? 'b' : c === 'A' ? 'B' : c === '0' ? '1' : /[0-9]/.test(c) ? '0' : /[a-z]/.test(c) ? 'a' : 'A';
     return text.slice(0, index) + other + text.slice(index + 1);
   }
 
@@ -462,14 +550,46 @@ describe("the document service's URL (after field validation)", () => {
     ['another path', (url) => ({ url: url.replace('/ds/get/', '/ds/got/') }), 403, NOT_FROM_SERVICE],
     ['a deeper path', (url) => ({ url: url.replace('/ds/get/', '/ds/get/x/') }), 403, NOT_FROM_SERVICE],
     ['an extra query parameter', (url) => ({ url: `${url}&Expires=1` }), 403, NOT_FROM_SERVICE],
-    ['no Signature', (url) => ({ url: changed(url, (u) => u.searchParams.delete('Signature')) }), 403, NOT_FROM_SERVICE],
+    [
+      'no Signature',
+      (url) => ({ url: changed(url, (u) => u.searchParams.delete('Signature')) }),
+      403,
+      NOT_FROM_SERVICE,
+    ],
     ['no KeyID', (url) => ({ url: changed(url, (u) => u.searchParams.delete('KeyID')) }), 403, NOT_FROM_SERVICE],
     ['a fragment', (url) => ({ url: `${url}#x` }), 403, NOT_FROM_SERVICE],
-    ['an unknown KeyID', (url) => ({ url: changed(url, (u) => u.searchParams.set('KeyID', flipped(u.searchParams.get('KeyID')!))) }), 422, 'Document url expired.'],
-    ['a Signature that is not base64', (url) => ({ url: changed(url, (u) => u.searchParams.set('Signature', '***')) }), 422, 'Document url signature invalid.'],
-    ['a tampered Signature', (url) => ({ url: changed(url, (u) => u.searchParams.set('Signature', flipped(u.searchParams.get('Signature')!, 5))) }), 422, 'Document url invalid.'],
-    ['a Signature cut short', (url) => ({ url: changed(url, (u) => u.searchParams.set('Signature', 'AAAA')) }), 422, 'Document url invalid.'],
-    ['a tampered key', (url) => ({ url: url.replace(/\/get\/([0-9a-f])/, (_m, c: string) => `/get/${c === '0' ? '1' : '0'}`) }), 422, 'Document url invalid.'],
+    [
+      'an unknown KeyID',
+      (url) => ({ url: changed(url, (u) => u.searchParams.set('KeyID', flipped(u.searchParams.get('KeyID')!))) }),
+      422,
+      'Document url expired.',
+    ],
+    [
+      'a Signature that is not base64',
+      (url) => ({ url: changed(url, (u) => u.searchParams.set('Signature', '***')) }),
+      422,
+      'Document url signature invalid.',
+    ],
+    [
+      'a tampered Signature',
+      (url) => ({
+        url: changed(url, (u) => u.searchParams.set('Signature', flipped(u.searchParams.get('Signature')!, 5))),
+      }),
+      422,
+      'Document url invalid.',
+    ],
+    [
+      'a Signature cut short',
+      (url) => ({ url: changed(url, (u) => u.searchParams.set('Signature', 'AAAA')) }),
+      422,
+      'Document url invalid.',
+    ],
+    [
+      'a tampered key',
+      (url) => ({ url: url.replace(/\/get\/([0-9a-f])/, (_m, c: string) => `/get/${c === '0' ? '1' : '0'}`) }),
+      422,
+      'Document url invalid.',
+    ],
     ['a tampered hash', (url, hash) => ({ url, hash: `md5:${flipped(hash.slice(4))}` }), 422, 'Document url invalid.'],
   ])('refuses %s', async (_case, tamper, status, description) => {
     const { id, token } = await createAsset(owner);
@@ -477,7 +597,13 @@ describe("the document service's URL (after field validation)", () => {
     const sent = { ...uploaded, ...tamper(uploaded.url, uploaded.hash) };
     expectOneError(await owner.post(docsPath(id), { data: sent }, { token }), status, 'body', 'url', description);
     const document = await attach(id, token);
-    expectOneError(await owner.request('PUT', docPath(id, document.id), { json: { data: sent }, token }), status, 'body', 'url', description);
+    expectOneError(
+      await owner.request('PUT', docPath(id, document.id), { json: { data: sent }, token }),
+      status,
+      'body',
+      'url',
+      description,
+    );
     expect(await read(docsPath(id))).toEqual([document]);
   });
 
@@ -486,7 +612,10 @@ describe("the document service's URL (after field validation)", () => {
     for (let i = 0; i < 20; i++) {
       const uploaded = await uploadFile(owner);
       if (!uploaded.url.includes('%2B')) continue;
-      ok(await owner.post(docsPath(id), { data: { ...uploaded, url: uploaded.url.replace(/%2B/g, '+') } }, { token }), 201);
+      ok(
+        await owner.post(docsPath(id), { data: { ...uploaded, url: uploaded.url.replace(/%2B/g, '+') } }, { token }),
+        201,
+      );
       return;
     }
     throw new Error('no signature with a + in 20 uploads');
@@ -495,7 +624,11 @@ describe("the document service's URL (after field validation)", () => {
   it('judges fields first: a missing title with a foreign URL is 422 on title only', async () => {
     const { id, token } = await createAsset(owner);
     const uploaded = await uploadFile(owner);
-    const res = await owner.post(docsPath(id), { data: { ...uploaded, title: undefined, url: 'http://ds.example.org/get/x?KeyID=a&Signature=b' } }, { token });
+    const res = await owner.post(
+      docsPath(id),
+      { data: { ...uploaded, title: undefined, url: 'http://ds.example.org/get/x?KeyID=a&Signature=b' } },
+      { token },
+    );
     expectOneError(res, 422, 'body', 'title', ['This field is required.']);
   });
 });
@@ -504,13 +637,43 @@ describe('order of checks', () => {
   it('JSON (422) → asset (404) → document (404) → permission (403) → status (403) → fields (422)', async () => {
     const { id, token } = await createAsset(owner);
     const document = await attach(id, token);
-    expectOneError(await broker2.post(docsPath(UNKNOWN), { data: 'x' }), 422, 'body', 'data', 'No JSON object could be decoded');
+    expectOneError(
+      await broker2.post(docsPath(UNKNOWN), { data: 'x' }),
+      422,
+      'body',
+      'data',
+      'No JSON object could be decoded',
+    );
     expectOneError(await broker2.post(docsPath(UNKNOWN), { data: { title: 5 } }), 404, 'url', 'asset_id', 'Not Found');
-    expectOneError(await broker2.patch(docPath(id, UNKNOWN), { data: { title: 5 } }), 404, 'url', 'document_id', 'Not Found');
-    expectOneError(await broker2.request('PUT', docPath(id, UNKNOWN), { json: { data: { title: 5 } } }), 404, 'url', 'document_id', 'Not Found');
-    expectOneError(await broker2.patch(docPath(id, document.id), { data: { title: 5 } }), 403, 'url', 'permission', 'Forbidden');
+    expectOneError(
+      await broker2.patch(docPath(id, UNKNOWN), { data: { title: 5 } }),
+      404,
+      'url',
+      'document_id',
+      'Not Found',
+    );
+    expectOneError(
+      await broker2.request('PUT', docPath(id, UNKNOWN), { json: { data: { title: 5 } } }),
+      404,
+      'url',
+      'document_id',
+      'Not Found',
+    );
+    expectOneError(
+      await broker2.patch(docPath(id, document.id), { data: { title: 5 } }),
+      403,
+      'url',
+      'permission',
+      'Forbidden',
+    );
     await moveTo(id, token, 'deleted');
-    expectOneError(await owner.patch(docPath(id, document.id), { data: { title: 5 } }, { token }), 403, 'body', 'data', "Can't update document in current (deleted) asset status");
+    expectOneError(
+      await owner.patch(docPath(id, document.id), { data: { title: 5 } }, { token }),
+      403,
+      'body',
+      'data',
+      "Can't update document in current (deleted) asset status",
+    );
   });
 });
 
@@ -518,7 +681,18 @@ describe("the asset's own POST and PATCH ignore documents, whatever they hold", 
   it.each<[string, unknown]>([
     ['a string', 'not a list'],
     ['a list of garbage', [1, { bogus: true }]],
-    ['a list of documents', [{ id: UNKNOWN, title: 'x.pdf', format: 'application/pdf', url: 'http://x.example/x', hash: 'md5:' + '0'.repeat(32) }]],
+    [
+      'a list of documents',
+      [
+        {
+          id: UNKNOWN,
+          title: 'x.pdf',
+          format: 'application/pdf',
+          url: 'http://x.example/x',
+          hash: `md5:${'0'.repeat(32)}`,
+        },
+      ],
+    ],
     ['null', null],
   ])('%s', async (_case, documents) => {
     const created = await createAsset(owner, validAsset({ documents }));
@@ -539,7 +713,11 @@ describe('another document service and another public address', () => {
   const publicHex = Buffer.from(String(publicKey.export({ format: 'jwk' }).x), 'base64url').toString('hex');
   const EXTERNAL = 'https://ds.example.org';
   const PUBLIC = 'https://registry.example.org';
-  const external = useServer({ DS_DOWNLOAD_URL: EXTERNAL, DS_PUBLIC_KEYS: `${'ab'.repeat(32)},${publicHex}`, PUBLIC_URL: PUBLIC });
+  const external = useServer({
+    DS_DOWNLOAD_URL: EXTERNAL,
+    DS_PUBLIC_KEYS: `${'ab'.repeat(32)},${publicHex}`,
+    PUBLIC_URL: PUBLIC,
+  });
 
   function externalUrl(key: string, md5hex: string, keyId = publicHex.slice(0, 8)): string {
     const signature = sign(null, Buffer.from(`${key}\0${md5hex}`), privateKey).toString('base64');
@@ -552,11 +730,36 @@ describe('another document service and another public address', () => {
     const md5hex = 'e4d909c290d0fb1ca068ffaddf22cbd0';
     const key = '6f7e8d9c0b1a29384756a5b4c3d2e1f0';
     const base = { title: 'notice.pdf', format: 'application/pdf', hash: `md5:${md5hex}` };
-    const document = ok(await client.post(docsPath(id), { data: { ...base, url: externalUrl(key, md5hex) } }, { token }), 201);
+    const document = ok(
+      await client.post(docsPath(id), { data: { ...base, url: externalUrl(key, md5hex) } }, { token }),
+      201,
+    );
     expect(document.url).toBe(externalUrl(key, md5hex));
-    expectOneError(await client.post(docsPath(id), { data: { ...base, url: externalUrl(key, md5hex, 'abababab') } }, { token }), 422, 'body', 'url', 'Document url invalid.');
-    expectOneError(await client.post(docsPath(id), { data: { ...base, url: externalUrl(key, md5hex, 'cdcdcdcd') } }, { token }), 422, 'body', 'url', 'Document url expired.');
-    expectOneError(await client.post(docsPath(id), { data: { ...base, url: externalUrl(key, md5hex).replace(EXTERNAL, 'https://ds.example.net') } }, { token }), 403, 'body', 'url', 'Can add document only from document service.');
+    expectOneError(
+      await client.post(docsPath(id), { data: { ...base, url: externalUrl(key, md5hex, 'abababab') } }, { token }),
+      422,
+      'body',
+      'url',
+      'Document url invalid.',
+    );
+    expectOneError(
+      await client.post(docsPath(id), { data: { ...base, url: externalUrl(key, md5hex, 'cdcdcdcd') } }, { token }),
+      422,
+      'body',
+      'url',
+      'Document url expired.',
+    );
+    expectOneError(
+      await client.post(
+        docsPath(id),
+        { data: { ...base, url: externalUrl(key, md5hex).replace(EXTERNAL, 'https://ds.example.net') } },
+        { token },
+      ),
+      403,
+      'body',
+      'url',
+      'Can add document only from document service.',
+    );
   });
 
   it("puts the built-in service's URLs on PUBLIC_URL and accepts them there only", async () => {
@@ -566,7 +769,13 @@ describe('another document service and another public address', () => {
     expect(uploaded.url.startsWith(`${PUBLIC}/api/0.1/ds/get/`)).toBe(true);
     ok(await client.post(docsPath(id), { data: uploaded }, { token }), 201);
     const onOrigin = uploaded.url.replace(PUBLIC, external.url);
-    expectOneError(await client.post(docsPath(id), { data: { ...uploaded, url: onOrigin } }, { token }), 403, 'body', 'url', 'Can add document only from document service.');
+    expectOneError(
+      await client.post(docsPath(id), { data: { ...uploaded, url: onOrigin } }, { token }),
+      403,
+      'body',
+      'url',
+      'Can add document only from document service.',
+    );
     // The file itself is served by the registry, whatever address the balancer gives it.
     const file = await client.get(onOrigin.slice(external.url.length));
     expect(file.status).toBe(200);
@@ -580,7 +789,13 @@ describe('another document service and another public address', () => {
     const forged = `${PUBLIC}/api/0.1/ds/get/${key}?KeyID=${publicHex.slice(0, 8)}&Signature=${encodeURIComponent(
       sign(null, Buffer.from(`${key}\0${uploaded.hash.slice(4)}`), privateKey).toString('base64'),
     )}`;
-    expectOneError(await client.post(docsPath(id), { data: { ...uploaded, url: forged } }, { token }), 422, 'body', 'url', 'Document url expired.');
+    expectOneError(
+      await client.post(docsPath(id), { data: { ...uploaded, url: forged } }, { token }),
+      422,
+      'body',
+      'url',
+      'Document url expired.',
+    );
   });
 });
 

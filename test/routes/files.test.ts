@@ -1,13 +1,14 @@
 /**
- * The built-in document service (decisions.md §9) on a real store: multipart uploads (who, what is
- * stored, the size limit, malformed forms) and signed downloads (404 for an unknown key, 403 for every part of a
- * signature that does not hold).
+ * The built-in document service (docs/decisions/0031-built-in-document-service.md,
+ * docs/decisions/0032-signed-document-urls.md) on a real store: uploads (who, what is stored, the size limit,
+ * malformed forms) and signed downloads (404 for an unknown key, 403 for every part of a signature that does not
+ * hold).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { databaseName } from '../../src/store/mongo.js';
+import { databaseName } from '../../src/store/mongo/index.js';
 import { KEYS, useServer, type TestServer } from '../helpers/server.js';
 import { expectOneError } from '../helpers/expect.js';
 import { md5, multipart, sendForm, UPLOAD, uploadFile } from '../helpers/uploads.js';
@@ -28,12 +29,16 @@ async function storedFiles(target: TestServer): Promise<number> {
   if (target.mongodbUri === undefined) {
     const dir = join(target.dataDir, 'files');
     let count = 0;
-    for (const shard of readdirSync(dir)) count += readdirSync(join(dir, shard)).filter((name) => /^[0-9a-f]{32}$/.test(name)).length;
+    for (const shard of readdirSync(dir))
+      count += readdirSync(join(dir, shard)).filter((name) => /^[0-9a-f]{32}$/.test(name)).length;
     return count;
   }
   const client = new MongoClient(target.mongodbUri);
   try {
-    return await client.db(databaseName(target.mongodbUri)).collection('files.files').countDocuments({ 'metadata.md5': { $exists: true } });
+    return await client
+      .db(databaseName(target.mongodbUri))
+      .collection('files.files')
+      .countDocuments({ 'metadata.md5': { $exists: true } });
   } finally {
     await client.close();
   }
@@ -42,11 +47,15 @@ async function storedFiles(target: TestServer): Promise<number> {
 describe('upload', () => {
   it('stores the part `file` and answers 201 with url, hash, format and title; Location is the url', async () => {
     const content = Buffer.from('%PDF-1.7 a notice of sale');
-    const res = await sendForm(broker, [{ name: 'file', filename: 'Повідомлення №1.pdf', contentType: 'application/pdf', content }]);
+    const res = await sendForm(broker, [
+      { name: 'file', filename: 'Повідомлення №1.pdf', contentType: 'application/pdf', content },
+    ]);
     expect(res.status, res.text).toBe(201);
     const data = res.json.data;
     expect(data).toEqual({
-      url: expect.stringMatching(new RegExp(`^${server.url}/api/0\\.1/ds/get/[0-9a-f]{32}\\?KeyID=[0-9a-f]{8}&Signature=[^&]+$`)),
+      url: expect.stringMatching(
+        new RegExp(`^${server.url}/api/0\\.1/ds/get/[0-9a-f]{32}\\?KeyID=[0-9a-f]{8}&Signature=[^&]+$`),
+      ),
       hash: `md5:${md5(content)}`,
       format: 'application/pdf',
       title: 'Повідомлення №1.pdf',
@@ -70,7 +79,9 @@ describe('upload', () => {
   });
 
   it('takes the media type of the part without parameters: text/plain when it has none, octet-stream when unusable', async () => {
-    expect((await uploadFile(broker, Buffer.from('x'), 'a.txt', 'Text/Plain; charset=utf-8')).format).toBe('text/plain');
+    expect((await uploadFile(broker, Buffer.from('x'), 'a.txt', 'Text/Plain; charset=utf-8')).format).toBe(
+      'text/plain',
+    );
     expect((await uploadFile(broker, Buffer.from('x'), 'a.bin', 'not a type')).format).toBe('application/octet-stream');
     // RFC 7578: a part without Content-Type is text/plain.
     const res = await sendForm(broker, [{ name: 'file', filename: 'plain', content: Buffer.from('x') }]);
@@ -95,17 +106,38 @@ describe('upload', () => {
     const anonymous = await sendForm(reader, part);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers['www-authenticate']).toBe('Basic realm="registry"');
-    expectOneError(await broker.post(UPLOAD, { data: {} }), 415, 'header', 'Content-Type', "Content-Type header should be one of ['multipart/form-data']");
+    expectOneError(
+      await broker.post(UPLOAD, { data: {} }),
+      415,
+      'header',
+      'Content-Type',
+      "Content-Type header should be one of ['multipart/form-data']",
+    );
   });
 
   it('answers 404 body/file when there is no part `file` with a file name, as the original did', async () => {
-    expectOneError(await sendForm(broker, [{ name: 'file', content: Buffer.from('a field, not a file') }]), 404, 'body', 'file', 'Not Found');
-    expectOneError(await sendForm(broker, [{ name: 'document', filename: 'a.txt', content: Buffer.from('x') }]), 404, 'body', 'file', 'Not Found');
+    expectOneError(
+      await sendForm(broker, [{ name: 'file', content: Buffer.from('a field, not a file') }]),
+      404,
+      'body',
+      'file',
+      'Not Found',
+    );
+    expectOneError(
+      await sendForm(broker, [{ name: 'document', filename: 'a.txt', content: Buffer.from('x') }]),
+      404,
+      'body',
+      'file',
+      'Not Found',
+    );
     expectOneError(await sendForm(broker, []), 404, 'body', 'file', 'Not Found');
   });
 
   it('answers 400 for a form that cannot be read', async () => {
-    const noBoundary = await broker.request('POST', UPLOAD, { body: 'garbage', headers: { 'content-type': 'multipart/form-data' } });
+    const noBoundary = await broker.request('POST', UPLOAD, {
+      body: 'garbage',
+      headers: { 'content-type': 'multipart/form-data' },
+    });
     expect(noBoundary.status, noBoundary.text).toBe(400);
     expect(noBoundary.json.errors[0]).toMatchObject({ location: 'body', name: 'file' });
     const cut = await broker.request('POST', UPLOAD, {
@@ -132,8 +164,16 @@ describe('the size limit (DS_MAX_BYTES)', () => {
     const before = await storedFiles(server);
     // Real HTTP: the same connection must serve on after a refused upload.
     const client = server.client({ key: KEYS.broker, via: 'http' });
-    const res = await sendForm(client, [{ name: 'file', filename: 'big.bin', content: Buffer.alloc(size, 1) }], { chunked });
-    expectOneError(res, 413, 'body', 'file', `The file is larger than the document service accepts (${MAX_BYTES} bytes)`);
+    const res = await sendForm(client, [{ name: 'file', filename: 'big.bin', content: Buffer.alloc(size, 1) }], {
+      chunked,
+    });
+    expectOneError(
+      res,
+      413,
+      'body',
+      'file',
+      `The file is larger than the document service accepts (${MAX_BYTES} bytes)`,
+    );
     expect(await storedFiles(server)).toBe(before);
     expect((await uploadFile(client)).url).toContain('/ds/get/');
   });
@@ -165,7 +205,13 @@ describe('download', () => {
 
   it('answers 404 url/key for an unknown or malformed key, whatever the signature', async () => {
     const other = '0'.repeat(32);
-    expectOneError(await reader.get(withQuery(url.search.slice(1), `/api/0.1/ds/get/${other}`)), 404, 'url', 'key', 'Not Found');
+    expectOneError(
+      await reader.get(withQuery(url.search.slice(1), `/api/0.1/ds/get/${other}`)),
+      404,
+      'url',
+      'key',
+      'Not Found',
+    );
     expectOneError(await reader.get(withQuery('', `/api/0.1/ds/get/${other}`)), 404, 'url', 'key', 'Not Found');
     expectOneError(await reader.get(withQuery('', '/api/0.1/ds/get/not-a-key')), 404, 'url', 'key', 'Not Found');
   });
@@ -175,8 +221,18 @@ describe('download', () => {
     ['an unknown KeyID', () => `KeyID=00000000&Signature=${signature()}`, 'KeyID', 'Key Id does not exist'],
     ['no Signature', () => `KeyID=${param('KeyID')}`, 'Signature', 'Not Found'],
     ['an empty Signature', () => `KeyID=${param('KeyID')}&Signature=`, 'Signature', 'Not Found'],
-    ['a Signature that is not base64', () => `KeyID=${param('KeyID')}&Signature=%2A%2A%2A`, 'Signature', 'Signature invalid'],
-    ['a tampered Signature', () => `KeyID=${param('KeyID')}&Signature=${encodeURIComponent(tamper(param('Signature')))}`, 'Signature', 'Signature does not match'],
+    [
+      'a Signature that is not base64',
+      () => `KeyID=${param('KeyID')}&Signature=%2A%2A%2A`,
+      'Signature',
+      'Signature invalid',
+    ],
+    [
+      'a tampered Signature',
+      () => `KeyID=${param('KeyID')}&Signature=${encodeURIComponent(tamper(param('Signature')))}`,
+      'Signature',
+      'Signature does not match',
+    ],
     ['a Signature cut short', () => `KeyID=${param('KeyID')}&Signature=AAAA`, 'Signature', 'Signature does not match'],
   ])('refuses %s with 403 and the original message', async (_case, query, name, description) => {
     expectOneError(await reader.get(withQuery(query())), 403, 'querystring', name, description);
@@ -185,8 +241,20 @@ describe('download', () => {
   it("refuses another file's signature (403), and this signature on another file", async () => {
     const other = new URL((await uploadFile(broker, Buffer.from('another file'))).url);
     const otherKey = other.pathname.split('/').at(-1)!;
-    expectOneError(await reader.get(`/api/0.1/ds/get/${otherKey}${url.search}`), 403, 'querystring', 'Signature', 'Signature does not match');
-    expectOneError(await reader.get(`/api/0.1/ds/get/${key()}${other.search}`), 403, 'querystring', 'Signature', 'Signature does not match');
+    expectOneError(
+      await reader.get(`/api/0.1/ds/get/${otherKey}${url.search}`),
+      403,
+      'querystring',
+      'Signature',
+      'Signature does not match',
+    );
+    expectOneError(
+      await reader.get(`/api/0.1/ds/get/${key()}${other.search}`),
+      403,
+      'querystring',
+      'Signature',
+      'Signature does not match',
+    );
   });
 
   it('names the 405 methods of both paths', async () => {
@@ -205,7 +273,8 @@ function tamper(text: string): string {
   return text.slice(0, i) + (text[i] === 'A' ? 'B' : 'A') + text.slice(i + 1);
 }
 
-describe('file names (decisions.md §15)', () => {
+// docs/decisions/0046-downloads-as-sandboxed-attachments.md
+describe('file names (record 0046)', () => {
   it.each<[string, string, string]>([
     ['a quote, escaped in the quoted-string', 'filename="it\\"s here.txt"', 'it"s here.txt'],
     ['a backslash-escaped quote at both ends', 'filename="\\"quoted\\".txt"', '"quoted".txt'],
@@ -218,7 +287,9 @@ describe('file names (decisions.md §15)', () => {
     ['a NUL', 'filename="a\u0000b.txt"', 'ab.txt'],
   ])('%s: %s → %j', async (_what, parameters, title) => {
     const content = Buffer.from(`a file named ${title}`);
-    const res = await sendForm(broker, [{ name: 'file', rawParameters: parameters, contentType: 'text/plain', content }]);
+    const res = await sendForm(broker, [
+      { name: 'file', rawParameters: parameters, contentType: 'text/plain', content },
+    ]);
     expect(res.status, res.text).toBe(201);
     expect(res.json.data.title).toBe(title);
     const file = await reader.get(local(res.json.data.url));
@@ -228,7 +299,8 @@ describe('file names (decisions.md §15)', () => {
   });
 });
 
-describe('downloads of active content (decisions.md §15)', () => {
+// docs/decisions/0046-downloads-as-sandboxed-attachments.md
+describe('downloads of active content (record 0046)', () => {
   it.each([
     ['page.html', 'text/html', '<script>alert(document.cookie)</script>'],
     ['image.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
@@ -255,6 +327,8 @@ describe('a multipart body built by hand', () => {
     for await (const chunk of form.body) chunks.push(chunk);
     const text = Buffer.concat(chunks).toString();
     const boundary = form.contentType.split('boundary=')[1]!;
-    expect(text).toBe(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nx\r\n--${boundary}--\r\n`);
+    expect(text).toBe(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nx\r\n--${boundary}--\r\n`,
+    );
   });
 });

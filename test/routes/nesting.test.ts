@@ -1,14 +1,13 @@
 /**
- * decisions.md §15, bounded answers: no body, however deeply nested within BODY_LIMIT, makes any operation of the
- * document answer 500 (a property over every operation, the nesting placed wherever a handler might walk it), and
- * a 422 lists at most 100 field errors, then one entry saying how many were left out.
+ * docs/decisions/0045-bounded-answers.md: no body, however deeply nested within BODY_LIMIT, makes any operation
+ * answer 500 (the nesting placed wherever a handler might walk it); a 422 lists a bounded number of field errors.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { useServer } from '../helpers/server.js';
 import { createAsset, validAsset } from '../helpers/fixtures.js';
 import { uploadFile } from '../helpers/uploads.js';
-import { OPERATIONS } from '../../src/plugins/contract.js';
+import { OPERATIONS } from '../../src/contract/document.js';
 import { rawConnection } from '../helpers/raw.js';
 
 const BODY_LIMIT = 1_048_576;
@@ -65,7 +64,11 @@ describe('deeply nested bodies', () => {
   it('never make an operation answer 500', async () => {
     const { id, token } = await createAsset(broker);
     const file = await uploadFile(broker);
-    const document = await broker.post(`/api/0.1/assets/${id}/documents`, { data: { ...file, documentType: 'notice' } }, { token });
+    const document = await broker.post(
+      `/api/0.1/assets/${id}/documents`,
+      { data: { ...file, documentType: 'notice' } },
+      { token },
+    );
     expect(document.status).toBe(201);
     const transfer = await broker.post('/api/0.1/transfers', { data: {} });
     const key = new URL(file.url).pathname.split('/').pop()!;
@@ -123,7 +126,10 @@ describe('deeply nested bodies', () => {
       for (const kind of ['array', 'object'] as const) {
         const body = bodyAt(place, nested(kind, 100_000, 'null'));
         for (const [method, path] of writes) {
-          const res = await broker.request(method, `${path}?acc_token=${token}`, { body, headers: { 'content-type': 'application/json' } });
+          const res = await broker.request(method, `${path}?acc_token=${token}`, {
+            body,
+            headers: { 'content-type': 'application/json' },
+          });
           expect(res.status, `${method} ${path} ${kind}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
         }
       }
@@ -156,7 +162,11 @@ describe('422 answers', () => {
     const res = await broker.post('/api/0.1/assets', { data });
     expect(res.status).toBe(422);
     expect(res.raw.length).toBeLessThan(20_000);
-    expect(res.json.errors.at(-1)).toEqual({ location: 'body', name: 'data', description: '39900 more errors left out' });
+    expect(res.json.errors.at(-1)).toEqual({
+      location: 'body',
+      name: 'data',
+      description: '39900 more errors left out',
+    });
   });
 
   it('a hundred errors are listed whole, with no extra entry', async () => {

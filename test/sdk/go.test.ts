@@ -1,12 +1,7 @@
 /**
- * A Go user's first client: oapi-codegen (types and client, its default settings otherwise), run from the Go module
- * proxy as the README says, generates a package from the document the registry serves; `go vet` and `go build`
- * pass on it and on the user's program (fixtures/go/main.go), which then carries out the README's flow on the
- * registry through the generated client, a cookie jar and Basic auth.
- *
- * Go's module and build caches are Go's own (`go env GOMODCACHE GOCACHE`): the first run downloads oapi-codegen
- * and the runtime module, later runs (and CI on the same machine) find them there. Skipped, saying so, only where
- * Go is not installed.
+ * A Go user's first client: oapi-codegen, run as docs/clients.md says, generates a package from the served document;
+ * `go vet` and `go build` pass, and fixtures/go/main.go carries out the README's flow with it. Go's own caches keep
+ * what the first run downloads. Skipped, saying so, only where Go is not installed.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
@@ -18,16 +13,20 @@ import { KEYS, useScratch, useServer } from '../helpers/server.js';
 import { createAsset, toPending } from '../helpers/fixtures.js';
 import { command, readmeCreateBody } from './sdk-project.js';
 
-/** The generator's version, as the README's command names it. */
-export const OAPI_CODEGEN = 'github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2';
+/** The generator's version, as the command of docs/clients.md names it. */
+const OAPI_CODEGEN = 'github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('fixtures/go/', import.meta.url));
 
 /** The `go` command: on PATH, or where the official installer puts it. */
 function findGo(): string | undefined {
-  for (const candidate of [...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'go')), '/usr/local/go/bin/go']) {
+  for (const candidate of [
+    ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'go')),
+    '/usr/local/go/bin/go',
+  ]) {
     try {
-      if (existsSync(candidate) && execFileSync(candidate, ['version'], { encoding: 'utf8' }).startsWith('go version')) return candidate;
+      if (existsSync(candidate) && execFileSync(candidate, ['version'], { encoding: 'utf8' }).startsWith('go version'))
+        return candidate;
     } catch {
       // Not a working go: try the next.
     }
@@ -37,9 +36,9 @@ function findGo(): string | undefined {
 
 const go = findGo();
 
-it("the README's Go command is the one tested here", async () => {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  expect(readme).toContain(`go run ${OAPI_CODEGEN} -generate types,client -package registry -o registry/registry.gen.go`);
+it("docs/clients.md's Go command is the one tested here", async () => {
+  const page = await readFile(join(ROOT, 'docs', 'clients.md'), 'utf8');
+  expect(page).toContain(`go run ${OAPI_CODEGEN} -generate types,client -package registry -o registry/registry.gen.go`);
 });
 
 if (go === undefined) {
@@ -51,7 +50,11 @@ if (go === undefined) {
   const scratch = useScratch();
   let dir: string;
   // This Go, never a downloaded toolchain; modules as go.mod and go.sum pin them.
-  const env = { PATH: `${dirname(goBinary)}${delimiter}${process.env.PATH ?? ''}`, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' };
+  const env = {
+    PATH: `${dirname(goBinary)}${delimiter}${process.env.PATH ?? ''}`,
+    GOTOOLCHAIN: 'local',
+    GOFLAGS: '-mod=mod',
+  };
   const goCommand = (args: string[]) => command(dir, goBinary, args, env, 280_000);
 
   describe('oapi-codegen (Go), generated from the served document', () => {
@@ -62,7 +65,17 @@ if (go === undefined) {
       // Fetched first, so that on a machine with an empty module cache `go vet` says nothing of the downloads.
       await goCommand(['mod', 'download']);
       const document = `${server.url}/api/0.1/openapi.json`;
-      await goCommand(['run', OAPI_CODEGEN, '-generate', 'types,client', '-package', 'registry', '-o', 'registry/registry.gen.go', document]);
+      await goCommand([
+        'run',
+        OAPI_CODEGEN,
+        '-generate',
+        'types,client',
+        '-package',
+        'registry',
+        '-o',
+        'registry/registry.gen.go',
+        document,
+      ]);
     }, 300_000);
 
     it('the generated package and the program pass go vet and go build', async () => {
@@ -75,7 +88,10 @@ if (go === undefined) {
         const { id, token } = await createAsset(broker);
         await toPending(broker, id, token);
       }
-      const { stdout } = await command(dir, join(dir, 'client'), [], { REGISTRY_API: `${server.url}/api/0.1`, REGISTRY_KEY: KEYS.broker });
+      const { stdout } = await command(dir, join(dir, 'client'), [], {
+        REGISTRY_API: `${server.url}/api/0.1`,
+        REGISTRY_KEY: KEYS.broker,
+      });
       const seen = JSON.parse(stdout) as Record<string, any>;
       expect(seen.sent).toEqual(await readmeCreateBody());
       expect(seen.created.status).toBe('draft');

@@ -38,7 +38,13 @@ export interface Output {
 }
 
 /** Runs a command in `cwd`; a non-zero exit is an error whose message holds the command's output. */
-export async function command(cwd: string, file: string, args: string[], env: Record<string, string> = {}, timeout = 100_000): Promise<Output> {
+export async function command(
+  cwd: string,
+  file: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeout = 100_000,
+): Promise<Output> {
   try {
     // Stopped before the test's own time runs out, so that a hang fails with what the command printed.
     return await run(file, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024, timeout });
@@ -55,7 +61,7 @@ export function packageScript(cwd: string, script: string, args: string[]): Prom
 }
 
 /** A fresh client project: an ES module package with the fixtures named, `node_modules` linked to the project's. */
-export async function clientProject(scratch: Scratch, prefix: string, fixtures: string[]): Promise<string> {
+async function clientProject(scratch: Scratch, prefix: string, fixtures: string[]): Promise<string> {
   const dir = await scratch.dir(prefix);
   await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
@@ -65,12 +71,12 @@ export async function clientProject(scratch: Scratch, prefix: string, fixtures: 
 }
 
 /** `tsc --noEmit` on the whole project (generated code and program); resolves to tsc's output, rejects on errors. */
-export function typecheck(dir: string): Promise<Output> {
+function typecheck(dir: string): Promise<Output> {
   return packageScript(dir, 'typescript/bin/tsc', ['-p', 'tsconfig.json']);
 }
 
 /** Runs the program with tsx and parses the one JSON line it prints. */
-export async function runProgram(dir: string, program: string, env: Record<string, string>): Promise<Record<string, any>> {
+async function runProgram(dir: string, program: string, env: Record<string, string>): Promise<Record<string, any>> {
   const { stdout } = await command(dir, process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), program], env);
   return JSON.parse(stdout) as Record<string, any>;
 }
@@ -83,15 +89,13 @@ export async function readmeCreateBody(): Promise<unknown> {
   return JSON.parse(create[1]!);
 }
 
-/** The README's fetch wrapper for the cluster cookie: the TypeScript block of "Generate a client". */
-export async function readmeClusterFetch(): Promise<string> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.split(/^## Generate a client$/m)[1]?.split(/^## /m)[0] ?? '';
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error('README: no ```ts block in "Generate a client"');
+/** The fetch wrapper for the cluster cookie that docs/clients.md gives: the page's first TypeScript block. */
+export async function documentedClusterFetch(): Promise<string> {
+  const page = await readFile(join(ROOT, 'docs', 'clients.md'), 'utf8');
+  const block = /```ts\n([\s\S]*?)```/.exec(page);
+  if (!block) throw new Error('docs/clients.md: no ```ts block');
   return block[1]!;
 }
-
 
 /** A fixture's text. */
 export const fixtureText = (name: string): Promise<string> => readFile(join(FIXTURES, name), 'utf8');
@@ -131,7 +135,10 @@ export function describeGenerator(generator: Generator): void {
         const { id, token } = await createAsset(broker);
         await toPending(broker, id, token);
       }
-      const seen = await runProgram(dir, generator.program, { REGISTRY_API: `${server.url}/api/0.1`, REGISTRY_KEY: KEYS.broker });
+      const seen = await runProgram(dir, generator.program, {
+        REGISTRY_API: `${server.url}/api/0.1`,
+        REGISTRY_KEY: KEYS.broker,
+      });
       expect(seen.sent).toEqual(await readmeCreateBody());
       expect(seen.created.status).toBe('draft');
       expect(seen.published).toBe('pending');

@@ -17,7 +17,14 @@ import { SseParser } from '../helpers/sse.js';
 import { DRAFT_ZONE, draftAt, type DraftShape, written } from '../store/fixtures/drafts.js';
 import { waitFor } from '../store/contract.js';
 
-const SETTINGS: ChangeStreamSettings = { timeZone: 'Europe/Kyiv', maxClients: 1000, maxUnread: 1_048_576, unreadTimeout: 30_000, heartbeat: 15_000 };
+const SETTINGS: ChangeStreamSettings = {
+  timeZone: 'Europe/Kyiv',
+  maxClients: 1000,
+  maxPerClient: 1000,
+  maxUnread: 1_048_576,
+  unreadTimeout: 30_000,
+  heartbeat: 15_000,
+};
 const silentLog = { info: () => undefined, warn: () => undefined };
 
 interface Opened {
@@ -52,7 +59,8 @@ describe('change streams (service, one node)', () => {
       create: (build) => real.create(build),
       get: (id) => real.get(id),
       getText: (id) => real.getText(id),
-      revisions: (id, after, limit) => real.revisions(id, after, limit),
+      revisions: (id, after, limit, maxBytes) => real.revisions(id, after, limit, maxBytes),
+      snapshot: (id, rev) => real.snapshot(id, rev),
       update: (id, rev, build) => real.update(id, rev, build),
       list: (query) => {
         listCalls.push(query);
@@ -63,8 +71,8 @@ describe('change streams (service, one node)', () => {
       ping: () => real.ping(),
       close: () => real.close(),
       transfers: real.transfers,
-      imports: real.imports,
       files: real.files,
+      log: real.log,
     };
     streams = new ChangeStreams(store, { ...SETTINGS, ...settings }, silentLog);
   }
@@ -87,7 +95,9 @@ describe('change streams (service, one node)', () => {
     expect(ids(client.parser)).toEqual([before[0]!.id, before[2]!.id]);
 
     const draft = before[1]!;
-    const published = await store.update(draft.id, 1, (stamp) => written(draftAt(stamp, { id: draft.id, title: 'published' })));
+    const published = await store.update(draft.id, 1, (stamp) =>
+      written(draftAt(stamp, { id: draft.id, title: 'published' })),
+    );
     const later = await create();
     await waitFor(() => client.parser.events.length >= 4, 5000);
     expect(ids(client.parser)).toEqual([before[0]!.id, before[2]!.id, draft.id, later.id]);
@@ -107,7 +117,9 @@ describe('change streams (service, one node)', () => {
     const second = await create();
     const client = read(streams.open({ after: first.modified, mode: 'real', fields: [] }));
     await waitFor(() => client.parser.events.length >= 1, 5000);
-    const edited = await store.update(first.id, 1, (stamp) => written(draftAt(stamp, { id: first.id, title: 'edited' })));
+    const edited = await store.update(first.id, 1, (stamp) =>
+      written(draftAt(stamp, { id: first.id, title: 'edited' })),
+    );
     await waitFor(() => client.parser.events.length >= 2, 5000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(ids(client.parser)).toEqual([second.id, first.id]);
@@ -212,7 +224,9 @@ describe('change streams (service, one node)', () => {
   it('stops writing to a client that does not read, drops it after the timeout, and bounds what waits', async () => {
     await setUp({ maxUnread: 8192, unreadTimeout: 500 });
     const base = Date.now() * 1000 - 60_000_000;
-    await store.bulkInsert(Array.from({ length: 600 }, (_, i) => draftAt({ now: base + i * 10 }, { title: 'x'.repeat(1000) })));
+    await store.bulkInsert(
+      Array.from({ length: 600 }, (_, i) => draftAt({ now: base + i * 10 }, { title: 'x'.repeat(1000) })),
+    );
     // Nobody reads this body: everything written to it waits in the process.
     const stalled = streams.open({ mode: 'real', fields: ['title'] });
     const closed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
@@ -252,7 +266,9 @@ describe('change streams (service, one node)', () => {
   it('ends every stream cleanly on close and refuses new ones', async () => {
     await setUp();
     const clients = [read(streams.open({ mode: 'real', fields: [] })), read(streams.open({ mode: 'all', fields: [] }))];
-    const ends = clients.map((client) => new Promise<boolean>((resolve) => client.body.once('end', () => resolve(true))));
+    const ends = clients.map(
+      (client) => new Promise<boolean>((resolve) => client.body.once('end', () => resolve(true))),
+    );
     await streams.close();
     expect(await Promise.all(ends)).toEqual([true, true]);
     expect(() => streams.open({ mode: 'real', fields: [] })).toThrow(ApiError);

@@ -12,8 +12,8 @@ import { ApiError } from '../../src/domain/errors.js';
 import { hashToken, newToken, tokenMatches } from '../../src/domain/ids.js';
 import type { Principal } from '../../src/domain/callers.js';
 import { TransferService } from '../../src/services/transfers.js';
-import { openEmbeddedStore } from '../../src/store/embedded.js';
-import { openMongoStore } from '../../src/store/mongo.js';
+import { openEmbeddedStore } from '../../src/store/sqlite/index.js';
+import { openMongoStore } from '../../src/store/mongo/index.js';
 import type { AssetRecord, AssetStore } from '../../src/store/types.js';
 import { dropMongoDatabase, uniqueMongoUri } from '../helpers/server.js';
 import { DRAFT_ZONE, draftAt, written } from '../store/fixtures/drafts.js';
@@ -66,7 +66,10 @@ async function refusalOf(promise: Promise<unknown>): Promise<{ status: number; e
 }
 
 const INVALID = { status: 403, errors: [{ location: 'body', name: 'transfer', description: 'Invalid transfer' }] };
-const ALREADY_USED = { status: 403, errors: [{ location: 'body', name: 'transfer', description: 'Transfer already used' }] };
+const ALREADY_USED = {
+  status: 403,
+  errors: [{ location: 'body', name: 'transfer', description: 'Transfer already used' }],
+};
 
 for (const [name, open] of stores) {
   describe(`TransferService on the ${name} store`, () => {
@@ -87,7 +90,12 @@ for (const [name, open] of stores) {
       const transferToken = newToken();
       const record = await store.create((stamp) => {
         const draft = draftAt(stamp);
-        const whole = { ...validAsset(), ...draft.asset, date: formatDate(stamp.now, DRAFT_ZONE), owner: OLD_OWNER.name };
+        const whole = {
+          ...validAsset(),
+          ...draft.asset,
+          date: formatDate(stamp.now, DRAFT_ZONE),
+          owner: OLD_OWNER.name,
+        };
         return written({ ...draft, transferTokenHash: hashToken(transferToken), asset: whole });
       });
       return { record, transferToken };
@@ -137,7 +145,12 @@ for (const [name, open] of stores) {
       // An unrelated change of the asset in between does not stop the repeat.
       const patched = await store.update(record.id, record.rev, (stamp) => {
         const draft = draftAt(stamp, { id: record.id, title: 'edited' });
-        return written({ ...record, ...draft, asset: { ...record.asset, ...draft.asset }, transferTokenHash: record.transferTokenHash });
+        return written({
+          ...record,
+          ...draft,
+          asset: { ...record.asset, ...draft.asset },
+          transferTokenHash: record.transferTokenHash,
+        });
       });
       expect(patched).not.toBe('conflict');
 
@@ -151,7 +164,11 @@ for (const [name, open] of stores) {
       const { record, transferToken } = await asset();
       const elsewhere = await asset();
       const cutShort = await transfer();
-      await store.transfers.setMark(cutShort.id, null, { assetId: record.id, fromHash: record.transferTokenHash!, at: 1 });
+      await store.transfers.setMark(cutShort.id, null, {
+        assetId: record.id,
+        fromHash: record.transferTokenHash!,
+        at: 1,
+      });
       const winner = await transfer(OLD_OWNER);
       await apply(record.id, winner.id, transferToken, OLD_OWNER);
 
@@ -202,9 +219,12 @@ for (const [name, open] of stores) {
       const outcomes = await Promise.allSettled(assets.map((a) => apply(a.record.id, t.id, a.transferToken)));
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
       for (const outcome of outcomes) {
-        if (outcome.status === 'rejected') expect(await refusalOf(Promise.reject(outcome.reason))).toEqual(ALREADY_USED);
+        if (outcome.status === 'rejected')
+          expect(await refusalOf(Promise.reject(outcome.reason))).toEqual(ALREADY_USED);
       }
-      const taken = (await Promise.all(assets.map((a) => store.get(a.record.id)))).filter((r) => r!.appliedTransfers.includes(t.id));
+      const taken = (await Promise.all(assets.map((a) => store.get(a.record.id)))).filter((r) =>
+        r!.appliedTransfers.includes(t.id),
+      );
       expect(taken).toHaveLength(1);
       expect(await service.read(NEW_OWNER, t.id)).toMatchObject({ usedFor: `/assets/${taken[0]!.id}` });
     });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from '../../src/store/embedded.js';
+import { openEmbeddedStore } from '../../src/store/sqlite/index.js';
 import { cachedStore } from '../../src/store/cached.js';
 import type { AssetStore, ListQuery } from '../../src/store/types.js';
 import { describeStoreContract } from './contract.js';
@@ -18,7 +18,9 @@ let dirCount = 0;
 const freshStore = () => openEmbeddedStore({ dataDir: join(scratch, `store-${++dirCount}`), timeZone: DRAFT_ZONE });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describeStoreContract('embedded (SQLite) through the served cache', () => cachedStore(freshStore(), { maxBytes: 1 << 20 }));
+describeStoreContract('embedded (SQLite) through the served cache', () =>
+  cachedStore(freshStore(), { maxBytes: 1 << 20 }),
+);
 
 const FEED: ListQuery = { descending: false, limit: 100, mode: 'all', fields: ['title'] };
 
@@ -89,7 +91,7 @@ describe('served cache', () => {
     expect(watched.calls).toEqual({ getText: 2, list: 2 });
   });
 
-  it('serves another process\'s write at once: every read looks at the store\'s data_version first', async () => {
+  it("serves another process's write at once: every read looks at the store's data_version first", async () => {
     const { watched, cached, a } = await setUp(1 << 20);
     await cached.list(FEED);
     expect(await titleOf(cached, a.id)).toBe('a');

@@ -5,12 +5,23 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDate, nowMicros } from '../../src/domain/dates.js';
-import { assetAfter, changesBetween } from '../../src/domain/history.js';
+import { assetAfter, changesBetween, SNAPSHOT_EVERY } from '../../src/domain/history.js';
 import type { JsonObject } from '../../src/domain/json.js';
 import type { AssetRecord, AssetStore, CreateStamp, ListMode, ListQuery } from '../../src/store/types.js';
 import { DRAFT_ZONE as ZONE, draftAt, type DraftShape, written } from './fixtures/drafts.js';
 
-const INTERNAL_FIELDS = ['rev', 'revisions', 'latestRevision', 'ownerTokenHash', 'transferTokenHash', 'appliedTransfers', 'modified', 'listed', 'test', '_id'];
+const INTERNAL_FIELDS = [
+  'rev',
+  'revisions',
+  'latestRevision',
+  'ownerTokenHash',
+  'transferTokenHash',
+  'appliedTransfers',
+  'modified',
+  'listed',
+  'test',
+  '_id',
+];
 
 const ids = (records: { id: string }[]) => records.map((record) => record.id);
 
@@ -132,7 +143,9 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         expect(served?.modified).toBe(record.modified);
         expect(served?.bytes.toString()).toContain('"value":{"amount":100.0,"currency":"UAH"}');
         expect(JSON.parse(served!.bytes.toString())).toEqual(record.asset);
-        const updated = await store.update(record.id, 1, (stamp) => written(draftAt(stamp, { id: record.id, title: 'renamed' })));
+        const updated = await store.update(record.id, 1, (stamp) =>
+          written(draftAt(stamp, { id: record.id, title: 'renamed' })),
+        );
         if (updated === 'conflict') throw new Error('unexpected conflict');
         const after = await store.getText(record.id);
         expect(after?.modified).toBe(updated.modified);
@@ -178,7 +191,10 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         const { record } = await create({ listed: false });
         const updated = await store.update(record.id, 1, (stamp) => {
           const draft = draftAt(stamp, { id: record.id, title: 'renamed' });
-          return written({ ...draft, asset: { ...record.asset, title: 'renamed', dateModified: draft.asset.dateModified! } });
+          return written({
+            ...draft,
+            asset: { ...record.asset, title: 'renamed', dateModified: draft.asset.dateModified! },
+          });
         });
         if (updated === 'conflict') throw new Error('unexpected conflict');
         expect(updated.rev).toBe(2);
@@ -190,7 +206,9 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
 
       it('answers conflict for a stale rev and changes nothing', async () => {
         const { record } = await create();
-        const first = await store.update(record.id, 1, (stamp) => written(draftAt(stamp, { id: record.id, title: 'v2' })));
+        const first = await store.update(record.id, 1, (stamp) =>
+          written(draftAt(stamp, { id: record.id, title: 'v2' })),
+        );
         expect(first).not.toBe('conflict');
         let built = false;
         const stale = await store.update(record.id, 1, (stamp) => {
@@ -239,7 +257,9 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
           { id: 'd'.repeat(32), title: 'notice.pdf', dateModified: record.asset.dateModified! },
           { id: 'd'.repeat(32), title: 'notice-2.pdf', description: 'друга версія 📄' },
         ];
-        const updated = await store.update(record.id, 1, (stamp) => written({ ...draftAt(stamp, { id: record.id }), documentHistory: history }));
+        const updated = await store.update(record.id, 1, (stamp) =>
+          written({ ...draftAt(stamp, { id: record.id }), documentHistory: history }),
+        );
         if (updated === 'conflict') throw new Error('unexpected conflict');
         const read = await store.get(record.id);
         expect(read).toEqual(updated);
@@ -272,7 +292,12 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
     describe('list', () => {
       /** Four kinds of record, two of each, created alternately so the kinds interleave in the feed. */
       async function seedKinds(): Promise<Record<'real' | 'test' | 'draft' | 'testDraft', AssetRecord[]>> {
-        const kinds = { real: [] as AssetRecord[], test: [] as AssetRecord[], draft: [] as AssetRecord[], testDraft: [] as AssetRecord[] };
+        const kinds = {
+          real: [] as AssetRecord[],
+          test: [] as AssetRecord[],
+          draft: [] as AssetRecord[],
+          testDraft: [] as AssetRecord[],
+        };
         for (let round = 0; round < 2; round++) {
           kinds.real.push((await create()).record);
           kinds.draft.push((await create({ listed: false })).record);
@@ -364,9 +389,15 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         const { record } = await create();
         const assetID = JSON.stringify(record.asset.assetID);
         for (const [fields, expected] of [
-          [['assetID', 'status'], [assetID, '"pending"']],
+          [
+            ['assetID', 'status'],
+            [assetID, '"pending"'],
+          ],
           [['status'], ['"pending"']],
-          [['assetID', 'title', 'status'], [assetID, '"claim rights"', '"pending"']],
+          [
+            ['assetID', 'title', 'status'],
+            [assetID, '"claim rights"', '"pending"'],
+          ],
         ] as const) {
           const [row] = await store.list(query({ fields }));
           expect(row!.fields).toEqual(expected);
@@ -390,7 +421,11 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         const reference = (page: ListQuery) => {
           const rows = drafts
             .filter((draft) => draft.listed && (page.mode === 'all' || draft.test === (page.mode === 'test')))
-            .filter((draft) => page.after === undefined || (page.descending ? draft.modified < page.after : draft.modified > page.after))
+            .filter(
+              (draft) =>
+                page.after === undefined ||
+                (page.descending ? draft.modified < page.after : draft.modified > page.after),
+            )
             .map((draft) => ({
               id: draft.id,
               modified: draft.modified,
@@ -494,7 +529,12 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         const revisions = await store.revisions(record.id, 0, 100);
         expect(revisions).toEqual([
           { rev: 1, date: record.asset.dateModified, author: 'broker', changes: changesBetween({}, record.asset) },
-          { rev: 2, date: second.asset.dateModified, author: 'concierge', changes: changesBetween(record.asset, second.asset) },
+          {
+            rev: 2,
+            date: second.asset.dateModified,
+            author: 'concierge',
+            changes: changesBetween(record.asset, second.asset),
+          },
         ]);
         expect(assetAfter(revisions!)).toEqual(second.asset);
       });
@@ -502,7 +542,8 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
       it('pages by rev: after and limit, undefined for an unknown asset, empty past the end', async () => {
         let { record } = await create({ title: 'v1' });
         for (let i = 2; i <= 7; i++) record = await edit(record, `v${i}`);
-        const revs = async (after: number, limit: number) => (await store.revisions(record.id, after, limit))!.map((r) => r.rev);
+        const revs = async (after: number, limit: number) =>
+          (await store.revisions(record.id, after, limit))!.map((r) => r.rev);
         expect(await revs(0, 3)).toEqual([1, 2, 3]);
         expect(await revs(3, 3)).toEqual([4, 5, 6]);
         expect(await revs(6, 3)).toEqual([7]);
@@ -514,7 +555,11 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
       it('adds nothing to the history of a stale or failed update', async () => {
         const { record } = await create();
         await edit(record, 'won');
-        expect(await store.update(record.id, record.rev, (stamp) => written(draftAt(stamp, { id: record.id, title: 'lost' })))).toBe('conflict');
+        expect(
+          await store.update(record.id, record.rev, (stamp) =>
+            written(draftAt(stamp, { id: record.id, title: 'lost' })),
+          ),
+        ).toBe('conflict');
         await expect(
           store.update(record.id, record.rev + 1, () => {
             throw new Error('build failed');
@@ -528,7 +573,11 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         let won = 0;
         for (let round = 0; round < 4; round++) {
           const results = await Promise.all(
-            Array.from({ length: 8 }, (_, i) => store.update(record.id, record.rev, (stamp) => written(draftAt(stamp, { id: record.id, title: `r${round} w${i}` }), record.asset))),
+            Array.from({ length: 8 }, (_, i) =>
+              store.update(record.id, record.rev, (stamp) =>
+                written(draftAt(stamp, { id: record.id, title: `r${round} w${i}` }), record.asset),
+              ),
+            ),
           );
           won += results.filter((result) => result !== 'conflict').length;
           record = (await store.get(record.id))!;
@@ -545,7 +594,12 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         const v2 = { ...draftAt({ now: base + 2000 }, { id: v1.id, title: 'v2' }) };
         const history = [
           { rev: 1, date: String(v1.asset.dateModified), author: 'importer', changes: changesBetween({}, v1.asset) },
-          { rev: 2, date: String(v2.asset.dateModified), author: 'broker2', changes: changesBetween(v1.asset, v2.asset) },
+          {
+            rev: 2,
+            date: String(v2.asset.dateModified),
+            author: 'broker2',
+            changes: changesBetween(v1.asset, v2.asset),
+          },
         ];
         await store.bulkInsert([plain, { ...v2, history }]);
         expect(await store.revisions(plain.id, 0, 10)).toEqual([
@@ -558,10 +612,91 @@ export function describeStoreContract(name: string, open: () => Promise<AssetSto
         expect(assetAfter((await store.revisions(v2.id, 0, 10))!)).toEqual(next.asset);
       });
 
+      it('stops a page once the changes read reach maxBytes of JSON text, holding at least one (record 0055)', async () => {
+        let { record } = await create({ title: 'v1' });
+        for (let i = 2; i <= 6; i++) record = await edit(record, `v${i} ${'з'.repeat(100 * i)}`);
+        const all = (await store.revisions(record.id, 0, 100))!;
+        const bytes = all.map((revision) => Buffer.byteLength(JSON.stringify(revision.changes)));
+        const revs = async (after: number, limit: number, maxBytes: number) =>
+          (await store.revisions(record.id, after, limit, maxBytes))!.map((r) => r.rev);
+        expect(await revs(0, 100, 1)).toEqual([1]);
+        expect(await revs(0, 100, bytes[0]!)).toEqual([1]);
+        expect(await revs(0, 100, bytes[0]! + 1)).toEqual([1, 2]);
+        expect(await revs(2, 100, bytes[2]! + bytes[3]!)).toEqual([3, 4]);
+        expect(await revs(2, 100, bytes[2]! + bytes[3]! + 1)).toEqual([3, 4, 5]);
+        expect(await revs(2, 2, Number.MAX_SAFE_INTEGER)).toEqual([3, 4]);
+        expect(await revs(0, 100, Number.MAX_SAFE_INTEGER)).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(await revs(6, 100, 1)).toEqual([]);
+        expect(await store.revisions('f'.repeat(32), 0, 10, 1)).toBeUndefined();
+      });
+
+      it(`keeps the asset whole every ${SNAPSHOT_EVERY} revisions: a revision is read from the nearest (record 0056)`, async () => {
+        let { record } = await create({ title: 'v1' });
+        const assets = new Map<number, JsonObject>([[1, record.asset]]);
+        for (let i = 2; i <= SNAPSHOT_EVERY + 30; i++) {
+          record = await edit(record, `v${i}`);
+          assets.set(i, record.asset);
+        }
+        expect(await store.snapshot(record.id, 1)).toBeUndefined();
+        expect(await store.snapshot(record.id, SNAPSHOT_EVERY - 1)).toBeUndefined();
+        for (const rev of [SNAPSHOT_EVERY, SNAPSHOT_EVERY + 1, SNAPSHOT_EVERY + 30, SNAPSHOT_EVERY * 5]) {
+          expect(await store.snapshot(record.id, rev), `at ${rev}`).toEqual({
+            rev: SNAPSHOT_EVERY,
+            asset: assets.get(SNAPSHOT_EVERY),
+          });
+        }
+        // The snapshot and the changes after it give the asset as it was.
+        const { asset } = (await store.snapshot(record.id, SNAPSHOT_EVERY + 30))!;
+        const after = (await store.revisions(record.id, SNAPSHOT_EVERY, 30))!;
+        expect(after.map((revision) => revision.rev)[0]).toBe(SNAPSHOT_EVERY + 1);
+        expect(assetAfter(after, asset)).toEqual(assets.get(SNAPSHOT_EVERY + 30));
+        expect(await store.snapshot('f'.repeat(32), SNAPSHOT_EVERY)).toBeUndefined();
+      });
+
+      it('bulkInsert keeps the snapshots of a history handed with a record (record 0056)', async () => {
+        const base = nowMicros() - 3_600_000_000;
+        const id = draftAt({ now: base }).id;
+        const history = [];
+        let before: JsonObject = {};
+        let draft = draftAt({ now: base }, { id });
+        const assets = new Map<number, JsonObject>();
+        for (let rev = 1; rev <= SNAPSHOT_EVERY * 2 + 3; rev++) {
+          draft = draftAt({ now: base + rev }, { id, title: `v${rev}` });
+          history.push({
+            rev,
+            date: String(draft.asset.dateModified),
+            author: 'importer',
+            changes: changesBetween(before, draft.asset),
+          });
+          assets.set(rev, draft.asset);
+          before = draft.asset;
+        }
+        await store.bulkInsert([{ ...draft, history }]);
+        expect(await store.snapshot(id, SNAPSHOT_EVERY - 1)).toBeUndefined();
+        expect(await store.snapshot(id, SNAPSHOT_EVERY * 2 - 1)).toEqual({
+          rev: SNAPSHOT_EVERY,
+          asset: assets.get(SNAPSHOT_EVERY),
+        });
+        expect(await store.snapshot(id, SNAPSHOT_EVERY * 2 + 3)).toEqual({
+          rev: SNAPSHOT_EVERY * 2,
+          asset: assets.get(SNAPSHOT_EVERY * 2),
+        });
+      });
+
       it('bulkInsert refuses a history that does not number 1 … n or whose last date is not dateModified, inserting nothing', async () => {
         const draft = draftAt({ now: nowMicros() - 1_000_000 });
-        const first = { rev: 1, date: String(draft.asset.dateModified), author: 'broker', changes: changesBetween({}, draft.asset) };
-        for (const history of [[], [{ ...first, rev: 2 }], [first, { ...first, rev: 3 }], [{ ...first, date: '2000-01-01T00:00:00.000000+02:00' }]]) {
+        const first = {
+          rev: 1,
+          date: String(draft.asset.dateModified),
+          author: 'broker',
+          changes: changesBetween({}, draft.asset),
+        };
+        for (const history of [
+          [],
+          [{ ...first, rev: 2 }],
+          [first, { ...first, rev: 3 }],
+          [{ ...first, date: '2000-01-01T00:00:00.000000+02:00' }],
+        ]) {
           await expect(store.bulkInsert([{ ...draft, history }])).rejects.toThrow(/history|revision/);
         }
         expect(await store.get(draft.id)).toBeUndefined();

@@ -14,7 +14,13 @@ export interface OpenedFiles {
 const key = () => randomBytes(16).toString('hex');
 
 function newFile(overrides: Partial<NewFile> = {}): NewFile {
-  return { key: key(), contentType: 'application/pdf', filename: 'notice.pdf', maxBytes: 10 * 1024 * 1024, ...overrides };
+  return {
+    key: key(),
+    contentType: 'application/pdf',
+    filename: 'notice.pdf',
+    maxBytes: 10 * 1024 * 1024,
+    ...overrides,
+  };
 }
 
 /** `count` chunks of `size` random bytes, and the whole for comparison. */
@@ -53,7 +59,13 @@ export function describeFileStoreContract(name: string, open: () => Promise<Open
       const { chunks, whole } = chunksOf(40, 64 * 1024 + 7);
       const file = newFile({ filename: 'Повідомлення про продаж.pdf' });
       const info = await files.put(file, yieldAll(chunks));
-      expect(info).toEqual({ key: file.key, size: whole.length, md5: md5(whole), contentType: 'application/pdf', filename: file.filename });
+      expect(info).toEqual({
+        key: file.key,
+        size: whole.length,
+        md5: md5(whole),
+        contentType: 'application/pdf',
+        filename: file.filename,
+      });
       expect(await files.stat(file.key)).toEqual(info);
       expect((await readAll(files, file.key)).equals(whole)).toBe(true);
     });
@@ -70,7 +82,9 @@ export function describeFileStoreContract(name: string, open: () => Promise<Open
       await files.put(exact, yieldAll([randomBytes(60_000), randomBytes(40_000)]));
       expect((await files.stat(exact.key))?.size).toBe(100_000);
       const over = newFile({ maxBytes: 100_000 });
-      await expect(files.put(over, yieldAll([randomBytes(60_000), randomBytes(40_001)]))).rejects.toBeInstanceOf(FileTooLargeError);
+      await expect(files.put(over, yieldAll([randomBytes(60_000), randomBytes(40_001)]))).rejects.toBeInstanceOf(
+        FileTooLargeError,
+      );
       expect(await files.stat(over.key)).toBeUndefined();
     });
 

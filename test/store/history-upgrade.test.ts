@@ -1,7 +1,7 @@
 /**
- * The first start of a version with history on a store written before it (decisions.md §12): every asset gets one
- * revision holding it as it stands (`rev` 1, `author` its owner, `date` its `dateModified`), once; a start cut
- * short goes on where it stopped. The stores are copies of ones written by the previous version
+ * The first start of a version with history on a store written before it (docs/decisions/0037-start-up-upgrades.md):
+ * every asset gets one revision holding it as it stands (`rev` 1, `author` its owner, `date` its `dateModified`),
+ * once; a start cut short goes on where it stopped. The stores are copies of ones written by the previous version
  * (fixtures/before-history/README.md).
  */
 import { spawn } from 'node:child_process';
@@ -14,8 +14,8 @@ import { BSON, MongoClient, type Document } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assetAfter, changesBetween } from '../../src/domain/history.js';
 import type { JsonObject } from '../../src/domain/json.js';
-import { openEmbeddedStore } from '../../src/store/embedded.js';
-import { databaseName, openMongoStore } from '../../src/store/mongo.js';
+import { openEmbeddedStore } from '../../src/store/sqlite/index.js';
+import { databaseName, openMongoStore } from '../../src/store/mongo/index.js';
 import type { AssetStore } from '../../src/store/types.js';
 import { dropMongoDatabase, uniqueMongoUri } from '../helpers/server.js';
 import { DRAFT_ZONE, draftAt, written } from './fixtures/drafts.js';
@@ -65,7 +65,9 @@ describe('embedded: a file written before history', () => {
     let store = openEmbeddedStore({ dataDir, timeZone: DRAFT_ZONE });
     await expectEveryAssetHasItsFirstRevision(store, ids);
     const first = (await store.get(ids[0]!))!;
-    const updated = await store.update(first.id, first.rev, (stamp) => written(draftAt(stamp, { id: first.id }), first.asset));
+    const updated = await store.update(first.id, first.rev, (stamp) =>
+      written(draftAt(stamp, { id: first.id }), first.asset),
+    );
     expect(updated).toMatchObject({ revisions: 2 });
     await store.close();
     store = openEmbeddedStore({ dataDir, timeZone: DRAFT_ZONE });
@@ -82,8 +84,12 @@ describe('embedded: a file written before history', () => {
     const file = join(dataDir, 'registry.sqlite');
     // Many more assets of the same shape, so that the first start takes long enough to be killed part way.
     const db = new Database(file);
-    const [template] = db.prepare<[], { doc: string; modified: number }>('SELECT doc, modified FROM assets LIMIT 1').all();
-    const insert = db.prepare('INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc) VALUES (?, 1, ?, ?, 1, 0, ?, ?)');
+    const [template] = db
+      .prepare<[], { doc: string; modified: number }>('SELECT doc, modified FROM assets LIMIT 1')
+      .all();
+    const insert = db.prepare(
+      'INSERT INTO assets (id, rev, owner_token_hash, modified, listed, test, date_modified, doc) VALUES (?, 1, ?, ?, 1, 0, ?, ?)',
+    );
     const count = 12_000;
     db.transaction(() => {
       for (let i = 0; i < count; i++) {
@@ -124,7 +130,12 @@ describe('embedded: a file written before history', () => {
         )
         .get()!;
       expect(perAsset).toEqual({ assets: count + 3, n: count + 3 });
-      expect(check.prepare('SELECT count(*) FROM (SELECT asset_id FROM revisions GROUP BY asset_id HAVING count(*) <> 1)').pluck().get()).toBe(0);
+      expect(
+        check
+          .prepare('SELECT count(*) FROM (SELECT asset_id FROM revisions GROUP BY asset_id HAVING count(*) <> 1)')
+          .pluck()
+          .get(),
+      ).toBe(0);
       expect(check.pragma('user_version', { simple: true })).toBe(2);
       check.close();
       await expectEveryAssetHasItsFirstRevision(store, [...idsIn(dataDir).slice(0, 5), ...idsIn(dataDir).slice(-3)]);
@@ -137,7 +148,10 @@ describe('embedded: a file written before history', () => {
 const mongoUri = process.env.MONGODB_URI;
 
 describe.runIf(mongoUri !== undefined)('mongo: a database written before history', () => {
-  const dump = BSON.EJSON.parse(readFileSync(join(FIXTURES, 'mongo.json'), 'utf8'), { relaxed: false }) as Record<string, Document[]>;
+  const dump = BSON.EJSON.parse(readFileSync(join(FIXTURES, 'mongo.json'), 'utf8'), { relaxed: false }) as Record<
+    string,
+    Document[]
+  >;
   const ids = dump.assets!.map((doc) => doc._id as string).sort();
 
   /** A fresh database holding the dump, handed to `test` before any store opened it; dropped after. */
@@ -159,7 +173,9 @@ describe.runIf(mongoUri !== undefined)('mongo: a database written before history
       let store = await openMongoStore({ uri, timeZone: DRAFT_ZONE });
       await expectEveryAssetHasItsFirstRevision(store, ids);
       const first = (await store.get(ids[0]!))!;
-      expect(await store.update(first.id, first.rev, (stamp) => written(draftAt(stamp, { id: first.id }), first.asset))).toMatchObject({
+      expect(
+        await store.update(first.id, first.rev, (stamp) => written(draftAt(stamp, { id: first.id }), first.asset)),
+      ).toMatchObject({
         revisions: 2,
       });
       await store.close();
@@ -182,12 +198,22 @@ describe.runIf(mongoUri !== undefined)('mongo: a database written before history
       const [done, copied] = ids;
       for (const id of [done!, copied!]) {
         const doc = (await db.collection('assets').findOne({ _id: id as never }))!;
-        const revision = { rev: 1, date: doc.asset.dateModified, author: doc.asset.owner, changes: changesBetween({}, doc.asset as JsonObject) };
+        const revision = {
+          rev: 1,
+          date: doc.asset.dateModified,
+          author: doc.asset.owner,
+          changes: changesBetween({}, doc.asset as JsonObject),
+        };
         await db.collection('revisions').insertOne({ _id: `${id}/1` as never, asset: id, ...revision });
         if (id === done) {
           await db.collection('assets').updateOne(
             { _id: id as never },
-            { $set: { revisions: 1, latestRevision: { date: revision.date, author: revision.author, changes: revision.changes } } },
+            {
+              $set: {
+                revisions: 1,
+                latestRevision: { date: revision.date, author: revision.author, changes: revision.changes },
+              },
+            },
           );
         }
       }

@@ -1,7 +1,8 @@
 /**
- * The stores' part of ownership transfers (decisions.md §10): transfer records with their mark changed by
- * compare-and-set, asset records keeping their transfer credentials, and databases written before transfers
- * existed. The same suite runs on the embedded store and, when MONGODB_URI is set, on MongoDB.
+ * The stores' part of ownership transfers (docs/decisions/0033-ownership-transfer-in-two-writes.md): transfer
+ * records with their mark changed by compare-and-set, asset records keeping their transfer credentials, and
+ * databases written before transfers existed. The same suite runs on the embedded store and, when MONGODB_URI is
+ * set, on MongoDB.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +10,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from '../../src/store/embedded.js';
-import { databaseName, openMongoStore } from '../../src/store/mongo.js';
+import { openEmbeddedStore } from '../../src/store/sqlite/index.js';
+import { databaseName, openMongoStore } from '../../src/store/mongo/index.js';
 import type { AssetStore, TransferMark, TransferRecord } from '../../src/store/types.js';
 import { dropMongoDatabase, uniqueMongoUri } from '../helpers/server.js';
 import { DRAFT_ZONE, draftAt, written } from './fixtures/drafts.js';
@@ -34,7 +35,11 @@ function transferRecord(overrides: Partial<TransferRecord> = {}): TransferRecord
   };
 }
 
-const mark = (assetId: string, fromHash = 'c'.repeat(64), at = 1_764_000_000_123_456): TransferMark => ({ assetId, fromHash, at });
+const mark = (assetId: string, fromHash = 'c'.repeat(64), at = 1_764_000_000_123_456): TransferMark => ({
+  assetId,
+  fromHash,
+  at,
+});
 
 interface Opened {
   store: AssetStore;
@@ -103,7 +108,12 @@ for (const [name, open] of stores) {
 
       // Expected nothing, or the same mark with any field different: refused, and nothing changes.
       const second = mark('b'.repeat(32));
-      for (const stale of [null, { ...first, assetId: 'e'.repeat(32) }, { ...first, fromHash: 'd'.repeat(64) }, { ...first, at: first.at + 1 }]) {
+      for (const stale of [
+        null,
+        { ...first, assetId: 'e'.repeat(32) },
+        { ...first, fromHash: 'd'.repeat(64) },
+        { ...first, at: first.at + 1 },
+      ]) {
         expect(await store.transfers.setMark(record.id, stale, second), JSON.stringify(stale)).toBe(false);
       }
       expect((await store.transfers.get(record.id))?.mark).toEqual(first);
@@ -129,12 +139,14 @@ for (const [name, open] of stores) {
       const created = await store.create((stamp) => written(draftAt(stamp)));
       expect(created).toMatchObject({ transferTokenHash: 'b'.repeat(64), appliedTransfers: [] });
       expect(await store.get(created.id)).toEqual(created);
-      const updated = await store.update(created.id, created.rev, (stamp) => written({
-        ...draftAt(stamp, { id: created.id }),
-        ownerTokenHash: 'e'.repeat(64),
-        transferTokenHash: 'f'.repeat(64),
-        appliedTransfers: ['1'.repeat(32), '2'.repeat(32)],
-      }));
+      const updated = await store.update(created.id, created.rev, (stamp) =>
+        written({
+          ...draftAt(stamp, { id: created.id }),
+          ownerTokenHash: 'e'.repeat(64),
+          transferTokenHash: 'f'.repeat(64),
+          appliedTransfers: ['1'.repeat(32), '2'.repeat(32)],
+        }),
+      );
       expect(updated).not.toBe('conflict');
       expect(await store.get(created.id)).toEqual(updated);
       expect(await store.get(created.id)).toMatchObject({
@@ -171,7 +183,12 @@ describe('databases written before transfers existed', () => {
     for (let opening = 1; opening <= 2; opening++) {
       const store = openEmbeddedStore({ dataDir, timeZone: DRAFT_ZONE });
       try {
-        expect(await store.get(id), `opening ${opening}`).toMatchObject({ id, rev: 1, transferTokenHash: null, appliedTransfers: [] });
+        expect(await store.get(id), `opening ${opening}`).toMatchObject({
+          id,
+          rev: 1,
+          transferTokenHash: null,
+          appliedTransfers: [],
+        });
         const record = transferRecord();
         await store.transfers.create(record);
         expect(await store.transfers.get(record.id)).toEqual(record);
@@ -181,31 +198,37 @@ describe('databases written before transfers existed', () => {
     }
   });
 
-  it.runIf(mongoUri !== undefined)('mongo: an asset document without the new fields has no transfer token', async () => {
-    const uri = uniqueMongoUri(mongoUri!);
-    const id = '9'.repeat(32);
-    const client = new MongoClient(uri);
-    try {
-      await client.db(databaseName(uri)).collection<{ _id: string } & Record<string, unknown>>('assets').insertOne({
-        _id: id,
-        rev: 1,
-        ownerTokenHash: 'a'.repeat(64),
-        modified: 1_764_000_000_000_000,
-        listed: true,
-        test: false,
-        dateModified: '2025-11-24T18:00:00.000000+02:00',
-        counterKey: `bulk#${id}`,
-        asset: { id, owner: 'broker', status: 'pending', dateModified: '2025-11-24T18:00:00.000000+02:00' },
-      });
-      const store = await openMongoStore({ uri, timeZone: DRAFT_ZONE });
+  it.runIf(mongoUri !== undefined)(
+    'mongo: an asset document without the new fields has no transfer token',
+    async () => {
+      const uri = uniqueMongoUri(mongoUri!);
+      const id = '9'.repeat(32);
+      const client = new MongoClient(uri);
       try {
-        expect(await store.get(id)).toMatchObject({ id, rev: 1, transferTokenHash: null, appliedTransfers: [] });
+        await client
+          .db(databaseName(uri))
+          .collection<{ _id: string } & Record<string, unknown>>('assets')
+          .insertOne({
+            _id: id,
+            rev: 1,
+            ownerTokenHash: 'a'.repeat(64),
+            modified: 1_764_000_000_000_000,
+            listed: true,
+            test: false,
+            dateModified: '2025-11-24T18:00:00.000000+02:00',
+            counterKey: `bulk#${id}`,
+            asset: { id, owner: 'broker', status: 'pending', dateModified: '2025-11-24T18:00:00.000000+02:00' },
+          });
+        const store = await openMongoStore({ uri, timeZone: DRAFT_ZONE });
+        try {
+          expect(await store.get(id)).toMatchObject({ id, rev: 1, transferTokenHash: null, appliedTransfers: [] });
+        } finally {
+          await store.close();
+        }
       } finally {
-        await store.close();
+        await client.db(databaseName(uri)).dropDatabase();
+        await client.close();
       }
-    } finally {
-      await client.db(databaseName(uri)).dropDatabase();
-      await client.close();
-    }
-  });
+    },
+  );
 });

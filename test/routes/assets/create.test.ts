@@ -1,5 +1,8 @@
 /**
- * POST /api/0.1/assets: spec "Create asset", decisions.md §2, §3, §4, §8.
+ * POST /api/0.1/assets: spec "Create asset";
+ * docs/decisions/0006-api-keys-and-roles.md, docs/decisions/0007-workflow-as-tables.md,
+ * docs/decisions/0009-ids-tokens-and-asset-id.md, docs/decisions/0012-field-errors-in-the-originals-shapes.md,
+ * docs/decisions/0015-the-originals-quirks.md.
  */
 import { describe, expect, it } from 'vitest';
 import { KEYS, serverForThisTest, useServer } from '../../helpers/server.js';
@@ -34,7 +37,10 @@ describe('a fresh server (assetID counter, nothing stored after refusals)', () =
       await client.post(ASSETS, { data: validAsset({ title: undefined }) }),
       await client.post(ASSETS, { data: validAsset({ rogue: 1 }) }),
       await client.post(ASSETS, { data: validAsset({ value: { currency: 'UAH', amount: 0 } }) }),
-      await client.request('POST', ASSETS, { body: JSON.stringify({ data: validAsset() }), headers: { 'content-type': 'text/plain' } }),
+      await client.request('POST', ASSETS, {
+        body: JSON.stringify({ data: validAsset() }),
+        headers: { 'content-type': 'text/plain' },
+      }),
       await client.request('POST', ASSETS, { body: 'data', headers: { 'content-type': 'application/json' } }),
       await client.post(ASSETS, { data: validAsset() }, { key: null }),
       await client.post(ASSETS, { data: validAsset() }, { key: KEYS.concierge }),
@@ -63,7 +69,7 @@ describe('successful create', () => {
     expect(res.status, res.text).toBe(201);
     const { data, access } = res.json;
     expect(data.id).toMatch(/^[0-9a-f]{32}$/);
-    const location = new URL(res.headers['location']!);
+    const location = new URL(res.headers.location!);
     expect(location.pathname).toBe(`${ASSETS}/${data.id}`);
     expect(location.pathname.split('/').pop()).toBe(data.id);
     expect(`${location.protocol}//${location.host}`).toBe(server.url);
@@ -164,7 +170,10 @@ describe('successful create', () => {
   it('valueAddedTaxIncluded defaults to true, and false is kept', async () => {
     const a = await createAsset(broker);
     expect(a.body.data.value).toEqual({ currency: 'UAH', amount: 100, valueAddedTaxIncluded: true });
-    const b = await createAsset(broker, validAsset({ value: { currency: 'UAH', amount: 100, valueAddedTaxIncluded: false } }));
+    const b = await createAsset(
+      broker,
+      validAsset({ value: { currency: 'UAH', amount: 100, valueAddedTaxIncluded: false } }),
+    );
     expect(b.body.data.value.valueAddedTaxIncluded).toBe(false);
   });
 
@@ -184,7 +193,13 @@ describe('successful create', () => {
   it('decription_en / description_en spellings are both accepted and kept as sent', async () => {
     const { body } = await createAsset(
       broker,
-      validAsset({ description: 'опис', decription_en: 'spec spelling', decription_ru: 'описание', description_en: 'original spelling', description_ru: 'оригинал' }),
+      validAsset({
+        description: 'опис',
+        decription_en: 'spec spelling',
+        decription_ru: 'описание',
+        description_en: 'original spelling',
+        description_ru: 'оригинал',
+      }),
     );
     expect(body.data.description).toBe('опис');
     expect(body.data.decription_en).toBe('spec spelling');
@@ -204,7 +219,18 @@ describe('successful create', () => {
   it('the smallest working set of the spec is accepted', async () => {
     const data = validAsset();
     const minimal = Object.fromEntries(
-      ['assetType', 'classification', 'title', 'items', 'value', 'unit', 'address', 'debt', 'assetCustodian', 'quantity'].map((k) => [k, data[k]]),
+      [
+        'assetType',
+        'classification',
+        'title',
+        'items',
+        'value',
+        'unit',
+        'address',
+        'debt',
+        'assetCustodian',
+        'quantity',
+      ].map((k) => [k, data[k]]),
     );
     const res = await broker.post(ASSETS, { data: minimal });
     expect(res.status, res.text).toBe(201);
@@ -270,7 +296,9 @@ describe('field validation (422)', () => {
   it('an unknown field in a nested object → the top field with {key: "Rogue field"}', async () => {
     const data = validAsset();
     data.value.colour = 'red';
-    expectErrors(await broker.post(ASSETS, { data }), 422, [{ location: 'body', name: 'value', description: { colour: 'Rogue field' } }]);
+    expectErrors(await broker.post(ASSETS, { data }), 422, [
+      { location: 'body', name: 'value', description: { colour: 'Rogue field' } },
+    ]);
   });
 
   it('an unknown field two levels down → nested object of the same shape', async () => {
@@ -284,18 +312,24 @@ describe('field validation (422)', () => {
   it('an unknown field inside a list element → {key: "Rogue field"} without a list wrapper', async () => {
     const data = validAsset();
     data.items[1].colour = 'red';
-    expectErrors(await broker.post(ASSETS, { data }), 422, [{ location: 'body', name: 'items', description: { colour: 'Rogue field' } }]);
+    expectErrors(await broker.post(ASSETS, { data }), 422, [
+      { location: 'body', name: 'items', description: { colour: 'Rogue field' } },
+    ]);
   });
 
   it('a CAV id not in the list → 422 on classification.id', async () => {
-    const res = await broker.post(ASSETS, { data: validAsset({ classification: { scheme: 'CAV', id: '99999999-9', description: 'x' } }) });
+    const res = await broker.post(ASSETS, {
+      data: validAsset({ classification: { scheme: 'CAV', id: '99999999-9', description: 'x' } }),
+    });
     expectOneError(res, 422, 'body', 'classification');
     expect(Object.keys(res.json.errors[0].description)).toEqual(['id']);
     expect(Array.isArray(res.json.errors[0].description.id)).toBe(true);
   });
 
   it('a classification scheme other than CAV → 422 on classification.scheme', async () => {
-    const res = await broker.post(ASSETS, { data: validAsset({ classification: { scheme: 'CPV', id: '39513200-3', description: 'x' } }) });
+    const res = await broker.post(ASSETS, {
+      data: validAsset({ classification: { scheme: 'CPV', id: '39513200-3', description: 'x' } }),
+    });
     expectOneError(res, 422, 'body', 'classification');
     expect(res.json.errors[0].description).toHaveProperty('scheme');
   });
@@ -344,7 +378,11 @@ describe('field validation (422)', () => {
     const data = validAsset();
     data.assetCustodian.contactPoint = { name: 'Державне управління справами' };
     expectErrors(await broker.post(ASSETS, { data }), 422, [
-      { location: 'body', name: 'assetCustodian', description: { contactPoint: { email: ['telephone or email should be present'] } } },
+      {
+        location: 'body',
+        name: 'assetCustodian',
+        description: { contactPoint: { email: ['telephone or email should be present'] } },
+      },
     ]);
   });
 
@@ -381,6 +419,8 @@ describe('field validation (422)', () => {
   it('a missing item description → items as a list of one object', async () => {
     const data = validAsset();
     delete data.items[0].description;
-    expectErrors(await broker.post(ASSETS, { data }), 422, [{ location: 'body', name: 'items', description: [{ description: [REQUIRED] }] }]);
+    expectErrors(await broker.post(ASSETS, { data }), 422, [
+      { location: 'body', name: 'items', description: [{ description: [REQUIRED] }] },
+    ]);
   });
 });

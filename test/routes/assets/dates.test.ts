@@ -1,7 +1,7 @@
 /**
- * Dates and assetID (registry-spec "Dates", decisions.md §1 TZ and §4): microseconds and a numeric offset in TZ
- * (Europe/Kyiv by default, +00:00 with TZ=UTC); every dateModified unique and increasing; the assetID day counter
- * gap-free and consecutive.
+ * Dates and assetID (registry-spec "Dates", docs/decisions/0010-dates-in-microseconds.md,
+ * 0009-ids-tokens-and-asset-id.md): microseconds and a numeric offset in TZ (Europe/Kyiv by default, +00:00 with
+ * TZ=UTC); every dateModified unique and increasing; the assetID day counter gap-free and consecutive.
  */
 import { describe, expect, it } from 'vitest';
 import { serverForThisTest, useServer } from '../../helpers/server.js';
@@ -103,7 +103,10 @@ describe('dates in the default time zone (Europe/Kyiv)', () => {
       previous = us;
     }
     // Real microseconds, not milliseconds padded with zeros.
-    expect([...seen].some((dm) => !/\.\d{3}000[+-]/.test(dm)), [...seen].join(' ')).toBe(true);
+    expect(
+      [...seen].some((dm) => !/\.\d{3}000[+-]/.test(dm)),
+      [...seen].join(' '),
+    ).toBe(true);
   });
 
   it('dateModified is unique across 50 concurrent writes on different assets, and the feed orders them', async () => {
@@ -113,7 +116,7 @@ describe('dates in the default time zone (Europe/Kyiv)', () => {
     const moved = await Promise.all(assets.map((a) => toPending(broker, a.id, a.token)));
     const stamps = moved.map((m) => m.data.dateModified as string);
     expect(new Set(stamps).size).toBe(50);
-    for (const [i, m] of moved.entries()) expect(micros(stamps[i]!)).toBeGreaterThan(micros(assets[i]!.body.data.dateModified));
+    for (const i of moved.keys()) expect(micros(stamps[i]!)).toBeGreaterThan(micros(assets[i]!.body.data.dateModified));
     const list = await reader.get(`${LIST}?limit=1000`);
     expect(list.status).toBe(200);
     const listed = list.json.data as { id: string; dateModified: string }[];
@@ -148,10 +151,12 @@ describe('assetID day counter', () => {
   it('stays gap-free and unique across 30 concurrent creates (by two brokers)', async () => {
     const first = parseAssetId((await createAsset(broker)).body.data.assetID);
     const created = await Promise.all(Array.from({ length: 30 }, (_, i) => createAsset(i % 2 ? broker2 : broker)));
-    const indexes = created.map((c) => parseAssetId(c.body.data.assetID)).map((p) => {
-      expect(p.day).toBe(first.day);
-      return p.index;
-    });
+    const indexes = created
+      .map((c) => parseAssetId(c.body.data.assetID))
+      .map((p) => {
+        expect(p.day).toBe(first.day);
+        return p.index;
+      });
     expect([...indexes].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => first.index + 1 + i));
     const last = parseAssetId((await createAsset(broker)).body.data.assetID);
     expect(last.index).toBe(first.index + 31);

@@ -1,5 +1,5 @@
 /**
- * GET /api/0.1/assets: the feed (registry-spec "List assets", decisions.md §5 and §8 "Listing", behaviour §2 and §8).
+ * GET /api/0.1/assets: the feed (registry-spec "List assets", docs/decisions/0019-listing-query-and-page-links.md).
  * Shapes follow asset-listing.http (empty) and listing-with-some-assets.http (one asset).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -108,10 +108,12 @@ describe('the feed', () => {
     for (const state of ['deleted', 'verification', 'active', 'complete']) {
       const a = await createAsset(broker);
       await toPending(broker, a.id, a.token);
-      if (state === 'deleted') ok(await broker.patch(`${LIST}/${a.id}`, { data: { status: 'deleted' } }, { token: a.token }));
+      if (state === 'deleted')
+        ok(await broker.patch(`${LIST}/${a.id}`, { data: { status: 'deleted' } }, { token: a.token }));
       else {
         ok(await concierge.patch(`${LIST}/${a.id}`, { data: { status: 'verification' } }));
-        if (state !== 'verification') ok(await concierge.patch(`${LIST}/${a.id}`, { data: { status: 'active', relatedLot: LOT } }));
+        if (state !== 'verification')
+          ok(await concierge.patch(`${LIST}/${a.id}`, { data: { status: 'active', relatedLot: LOT } }));
         if (state === 'complete') ok(await concierge.patch(`${LIST}/${a.id}`, { data: { status: 'complete' } }));
       }
       byState[state] = a.id;
@@ -232,7 +234,9 @@ describe('the feed', () => {
       expect(res.json.status).toBe('error');
       expect(res.json.errors).toHaveLength(1);
       expect(res.json.errors[0]).toMatchObject({ location: 'querystring', name: 'offset' });
-      expect(typeof res.json.errors[0].description === 'string' || Array.isArray(res.json.errors[0].description)).toBe(true);
+      expect(typeof res.json.errors[0].description === 'string' || Array.isArray(res.json.errors[0].description)).toBe(
+        true,
+      );
     },
   );
 
@@ -295,7 +299,12 @@ describe('the feed', () => {
     for (const item of p.data) {
       expect(Object.keys(item).sort()).toEqual(['assetID', 'dateModified', 'id', 'status']);
       const asset = await current(item.id);
-      expect(item).toEqual({ id: asset.id, dateModified: asset.dateModified, status: asset.status, assetID: asset.assetID });
+      expect(item).toEqual({
+        id: asset.id,
+        dateModified: asset.dateModified,
+        status: asset.status,
+        assetID: asset.assetID,
+      });
     }
     expect(queryOf(p.next_page.path).get('opt_fields')).toBe('status,assetID');
     const withLot = page(await reader.get(query({ opt_fields: 'relatedLot' }))).data;
@@ -424,7 +433,8 @@ describe('query quirks as in the original', () => {
   });
 });
 
-describe('completeness while others write (decisions.md §5)', () => {
+// docs/decisions/0020-feed-complete-by-construction.md
+describe('completeness while others write (record 0020)', () => {
   const server = useServer();
   const { broker, anonymous: reader } = server;
 

@@ -1,6 +1,7 @@
 /**
- * PATCH /api/0.1/assets/{id}: merge semantics (decisions.md §3, behaviour §4.3–4.4), dates, owner token
- * transport and checks, order of checks (decisions.md §8), and the owner token kept only as a hash.
+ * PATCH /api/0.1/assets/{id}: merge semantics (docs/decisions/0008-patch-merges-as-the-original.md), dates, owner
+ * token transport and checks, order of checks (docs/decisions/0014-order-of-checks.md), and the owner token kept
+ * only as a hash (docs/decisions/0009-ids-tokens-and-asset-id.md).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -87,7 +88,10 @@ describe('merge semantics', () => {
   });
 
   it('null does not clear a field', async () => {
-    const { id, token, body } = await createAsset(owner, validAsset({ title_en: 'Spaceport land', description: 'Опис' }));
+    const { id, token, body } = await createAsset(
+      owner,
+      validAsset({ title_en: 'Spaceport land', description: 'Опис' }),
+    );
     const res = await owner.patch(
       path(id),
       { data: { title_en: null, description: null, debt: { agreementNumber: null }, address: null } },
@@ -126,7 +130,10 @@ describe('refused edits change nothing', () => {
     const before = await read(id);
     const res = await owner.patch(path(id), { data: { title: 'changed', rogue: 1 } }, { token });
     expect(res.status, res.text).toBe(422);
-    expect(res.json).toEqual({ status: 'error', errors: [{ location: 'body', name: 'rogue', description: 'Rogue field' }] });
+    expect(res.json).toEqual({
+      status: 'error',
+      errors: [{ location: 'body', name: 'rogue', description: 'Rogue field' }],
+    });
     expect(await read(id)).toEqual(before);
   });
 
@@ -136,7 +143,9 @@ describe('refused edits change nothing', () => {
     const res = await owner.patch(path(id), { data: { title: 'changed', assetCustodian: { bogus: 'x' } } }, { token });
     expect(res.status, res.text).toBe(422);
     expect(res.json.status).toBe('error');
-    expect(res.json.errors).toEqual([{ location: 'body', name: 'assetCustodian', description: { bogus: 'Rogue field' } }]);
+    expect(res.json.errors).toEqual([
+      { location: 'body', name: 'assetCustodian', description: { bogus: 'Rogue field' } },
+    ]);
     expect(await read(id)).toEqual(before);
   });
 
@@ -166,7 +175,9 @@ describe('refused edits change nothing', () => {
 describe('dateModified and date', () => {
   it('a PATCH that changes nothing: 200 with the same dateModified', async () => {
     const { id, token, body } = await createAsset(owner);
-    const same = expectOk(await owner.patch(path(id), { data: { title: body.data.title, quantity: body.data.quantity } }, { token }));
+    const same = expectOk(
+      await owner.patch(path(id), { data: { title: body.data.title, quantity: body.data.quantity } }, { token }),
+    );
     expect(same).toEqual(body.data);
     const empty = expectOk(await owner.patch(path(id), { data: {} }, { token }));
     expect(empty.dateModified).toBe(body.data.dateModified);

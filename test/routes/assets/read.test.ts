@@ -1,5 +1,5 @@
 /**
- * GET /api/0.1/assets/{id}: spec "Read one asset", decisions.md §8 (reads need no key; unknown id 404).
+ * GET /api/0.1/assets/{id}: spec "Read one asset"; reads need no key (docs/decisions/0006-api-keys-and-roles.md).
  */
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../../helpers/server.js';

@@ -1,14 +1,6 @@
 /**
- * The state machine and roles (decisions.md §3, behaviour §4), through the whole app on a real store.
- *
- * The table test covers EVERY (from, to, role): from each of the six states, to each of the six states plus an
- * unknown status string, by the owner (broker + owner token), another broker (broker2 key with the owner's
- * token: not their asset), the concierge and the admins. Each state is reached through the API itself.
- *
- * Order of the 403 checks, as in the original (§4.2): a role that may not edit in the current state gets
- * `Can't update asset in current (<status>) status` first; then a move back to draft gets
- * `Can't switch asset to draft status`; then a move the role may not make gets `Can't update ...`. Re-sending the
- * current status is not a move: it is allowed wherever the role may edit.
+ * The state machine and roles (docs/decisions/0007-workflow-as-tables.md) through the whole app: every (from, to,
+ * role), each state reached through the API itself; `brokers` is another broker with the owner's token.
  */
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../../helpers/server.js';
@@ -34,7 +26,7 @@ const EDITORS: Record<Status, readonly Role[]> = {
   deleted: [],
 };
 
-/** decisions.md §3: the only moves, and who makes them. */
+/** The only moves, and who makes them. */
 const MOVES: Record<string, readonly Role[]> = {
   'draft>pending': ['owner', 'admins'],
   'pending>deleted': ['owner', 'admins'],
@@ -90,7 +82,10 @@ async function reach(state: Status): Promise<Asset> {
   }
   ok(await concierge.patch(path(id), { data: { status: 'verification' } }), 'pending → verification by concierge');
   if (state === 'verification') return { id, token };
-  ok(await concierge.patch(path(id), { data: { status: 'active', relatedLot: LOT } }), 'verification → active by concierge');
+  ok(
+    await concierge.patch(path(id), { data: { status: 'active', relatedLot: LOT } }),
+    'verification → active by concierge',
+  );
   if (state === 'active') return { id, token };
   ok(await concierge.patch(path(id), { data: { status: 'complete' } }), 'active → complete by concierge');
   return { id, token };
@@ -117,7 +112,8 @@ function expect403(res: Response, description: string): void {
 
 describe('every (from, to, role)', () => {
   const cases: [Status, string, Role][] = [];
-  for (const from of STATUSES) for (const to of [...STATUSES, UNKNOWN_STATUS]) for (const role of ROLES) cases.push([from, to, role]);
+  for (const from of STATUSES)
+    for (const to of [...STATUSES, UNKNOWN_STATUS]) for (const role of ROLES) cases.push([from, to, role]);
 
   it.each(cases)('%s → %s by %s', async (from, to, role) => {
     const asset = await reach(from);
@@ -301,7 +297,7 @@ describe('what each role may write', () => {
   });
 
   it.each(['verification', 'active', 'complete', 'deleted'] as const)(
-    'owner may not edit fields in %s: 403 Can\'t update asset in current (%s) status',
+    "owner may not edit fields in %s: 403 Can't update asset in current (%s) status",
     async (state) => {
       const asset = await reach(state);
       const before = await read(asset.id);

@@ -1,8 +1,8 @@
 /**
- * POST /api/0.1/assets/{id}/ownership (decisions.md §10): the effect of a transfer, every check in
- * its order, and races (several transfers for one asset, one transfer for several assets) that leave exactly one
- * new owner. The same file runs on the embedded store and, with MONGODB_URI, on MongoDB. A call cut short by a
- * crash is test/reliability/transfer-crash.test.ts.
+ * POST /api/0.1/assets/{id}/ownership (docs/decisions/0033-ownership-transfer-in-two-writes.md): the effect of a
+ * transfer, every check in its order, and races (several transfers for one asset, one transfer for several assets)
+ * that leave exactly one new owner. The same file runs on the embedded store and, with MONGODB_URI, on MongoDB. A
+ * call cut short by a crash is test/reliability/transfer-crash.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import type { Client, Response } from '../../helpers/client.js';
@@ -79,9 +79,13 @@ describe('the effect of a transfer', () => {
     const t = await newTransfer();
     expect((await apply(broker2, asset.id, { id: t.id, transfer: asset.transfer })).status).toBe(200);
 
-    expect((await broker.patch(`${ASSETS}/${asset.id}`, { data: { title: 'old' } }, { token: asset.token })).status).toBe(403);
+    expect(
+      (await broker.patch(`${ASSETS}/${asset.id}`, { data: { title: 'old' } }, { token: asset.token })).status,
+    ).toBe(403);
     // The owner is a key and a token: the old owner's key with the new token is not enough either.
-    expect((await broker.patch(`${ASSETS}/${asset.id}`, { data: { title: 'old' } }, { token: t.token })).status).toBe(403);
+    expect((await broker.patch(`${ASSETS}/${asset.id}`, { data: { title: 'old' } }, { token: t.token })).status).toBe(
+      403,
+    );
     const edited = await broker2.patch(`${ASSETS}/${asset.id}`, { data: { title: 'new owner' } }, { token: t.token });
     expect(edited.status, edited.text).toBe(200);
     expect(edited.json.data.title).toBe('new owner');
@@ -91,7 +95,9 @@ describe('the effect of a transfer', () => {
     const res = await apply(broker, asset.id, { id: back.id, transfer: t.transfer });
     expect(res.status, res.text).toBe(200);
     expect(res.json.data.owner).toBe('broker');
-    expect((await broker.patch(`${ASSETS}/${asset.id}`, { data: { title: 'back' } }, { token: back.token })).status).toBe(200);
+    expect(
+      (await broker.patch(`${ASSETS}/${asset.id}`, { data: { title: 'back' } }, { token: back.token })).status,
+    ).toBe(200);
   });
 
   it('the transfer shows usedFor and the moment it was used; the same call again is Invalid transfer and changes nothing', async () => {
@@ -151,7 +157,8 @@ describe('the effect of a transfer', () => {
   });
 });
 
-describe('the checks, in the order of decisions.md §10', () => {
+// docs/decisions/0033-ownership-transfer-in-two-writes.md
+describe('the checks, in the order of record 0033', () => {
   it('401 without a key, before anything else', async () => {
     const res = await reader.post(ownership(UNKNOWN), { data: {} });
     expectOneError(res, 401, 'header', 'Authorization');
@@ -180,9 +187,15 @@ describe('the checks, in the order of decisions.md §10', () => {
       { location: 'body', name: 'id', description: ['This field is required.'] },
       { location: 'body', name: 'transfer', description: ['This field is required.'] },
     ]);
-    expectOneError(await apply(broker2, asset.id, { id: UNKNOWN, transfer: null }), 422, 'body', 'transfer', ['This field is required.']);
-    expectOneError(await apply(broker2, asset.id, { id: 7, transfer: 'x' }), 422, 'body', 'id', ["Couldn't interpret '7' as string."]);
-    expectOneError(await apply(broker2, asset.id, { id: '', transfer: 'x' }), 422, 'body', 'id', ['String value is too short.']);
+    expectOneError(await apply(broker2, asset.id, { id: UNKNOWN, transfer: null }), 422, 'body', 'transfer', [
+      'This field is required.',
+    ]);
+    expectOneError(await apply(broker2, asset.id, { id: 7, transfer: 'x' }), 422, 'body', 'id', [
+      "Couldn't interpret '7' as string.",
+    ]);
+    expectOneError(await apply(broker2, asset.id, { id: '', transfer: 'x' }), 422, 'body', 'id', [
+      'String value is too short.',
+    ]);
   });
 
   it('403 for a deleted or complete asset, before the transfer token', async () => {
@@ -200,8 +213,17 @@ describe('the checks, in the order of decisions.md §10', () => {
       [complete, 'complete'],
     ] as const) {
       const before = await read(asset.id);
-      for (const data of [{ id: t.id, transfer: asset.transfer }, { id: UNKNOWN, transfer: 'wrong' }]) {
-        expectOneError(await apply(broker2, asset.id, data), 403, 'body', 'data', `Can't update credentials in current (${status}) asset status`);
+      for (const data of [
+        { id: t.id, transfer: asset.transfer },
+        { id: UNKNOWN, transfer: 'wrong' },
+      ]) {
+        expectOneError(
+          await apply(broker2, asset.id, data),
+          403,
+          'body',
+          'data',
+          `Can't update credentials in current (${status}) asset status`,
+        );
       }
       expect(await read(asset.id)).toEqual(before);
     }
@@ -213,16 +235,34 @@ describe('the checks, in the order of decisions.md §10', () => {
     const other = await pendingAsset();
     const t = await newTransfer();
     for (const transfer of [asset.token, other.transfer, 'not a token']) {
-      expectOneError(await apply(broker2, asset.id, { id: t.id, transfer }), 403, 'body', 'transfer', 'Invalid transfer');
+      expectOneError(
+        await apply(broker2, asset.id, { id: t.id, transfer }),
+        403,
+        'body',
+        'transfer',
+        'Invalid transfer',
+      );
     }
-    expectOneError(await apply(broker2, asset.id, { id: UNKNOWN, transfer: 'wrong' }), 403, 'body', 'transfer', 'Invalid transfer');
+    expectOneError(
+      await apply(broker2, asset.id, { id: UNKNOWN, transfer: 'wrong' }),
+      403,
+      'body',
+      'transfer',
+      'Invalid transfer',
+    );
     expect(await read(asset.id)).toEqual(asset.body.data);
     expect((await broker2.get(`${TRANSFERS}/${t.id}`)).json.data).not.toHaveProperty('usedFor');
   });
 
   it('404 body / id for an unknown transfer', async () => {
     const asset = await pendingAsset();
-    expectOneError(await apply(broker2, asset.id, { id: UNKNOWN, transfer: asset.transfer }), 404, 'body', 'id', 'Not Found');
+    expectOneError(
+      await apply(broker2, asset.id, { id: UNKNOWN, transfer: asset.transfer }),
+      404,
+      'body',
+      'id',
+      'Not Found',
+    );
     expect(await read(asset.id)).toEqual(asset.body.data);
   });
 
@@ -231,21 +271,33 @@ describe('the checks, in the order of decisions.md §10', () => {
     const second = await pendingAsset();
     const t = await newTransfer();
     expect((await apply(broker2, first.id, { id: t.id, transfer: first.transfer })).status).toBe(200);
-    expectOneError(await apply(broker2, second.id, { id: t.id, transfer: second.transfer }), 403, 'body', 'transfer', 'Transfer already used');
+    expectOneError(
+      await apply(broker2, second.id, { id: t.id, transfer: second.transfer }),
+      403,
+      'body',
+      'transfer',
+      'Transfer already used',
+    );
     expect(await read(second.id)).toEqual(second.body.data);
   });
 
   it('an asset created before transfers existed has no transfer token: every call is Invalid transfer', async () => {
     const asset = await pendingAsset();
     const record = (await server.store.get(asset.id))!;
-    // The record as the registry kept it before this change: no transfer token hash.
+    // A record written before transfers existed: no transfer token hash.
     const legacy = await server.store.update(asset.id, record.rev, (stamp) =>
       written({ ...record, transferTokenHash: null, modified: stamp.now }, record.asset),
     );
     expect(legacy).not.toBe('conflict');
     const t = await newTransfer();
     for (const transfer of [asset.transfer, asset.token]) {
-      expectOneError(await apply(broker2, asset.id, { id: t.id, transfer }), 403, 'body', 'transfer', 'Invalid transfer');
+      expectOneError(
+        await apply(broker2, asset.id, { id: t.id, transfer }),
+        403,
+        'body',
+        'transfer',
+        'Invalid transfer',
+      );
     }
   });
 
@@ -267,7 +319,8 @@ describe('races', () => {
     );
     const won = answers.flatMap((res, i) => (res.status === 200 ? [racers[i]!] : []));
     expect(won, answers.map((res) => res.text).join('\n')).toHaveLength(1);
-    for (const res of answers.filter((r) => r.status !== 200)) expectOneError(res, 403, 'body', 'transfer', 'Invalid transfer');
+    for (const res of answers.filter((r) => r.status !== 200))
+      expectOneError(res, 403, 'body', 'transfer', 'Invalid transfer');
 
     const winner = won[0]!;
     const tokenWorks = async (token: string) =>
@@ -287,10 +340,16 @@ describe('races', () => {
     const assets = await Promise.all(Array.from({ length: 5 }, () => pendingAsset()));
     const t = await newTransfer();
     const answers = await Promise.all(
-      assets.map((asset) => apply(server.client({ key: KEYS.broker2 }), asset.id, { id: t.id, transfer: asset.transfer })),
+      assets.map((asset) =>
+        apply(server.client({ key: KEYS.broker2 }), asset.id, { id: t.id, transfer: asset.transfer }),
+      ),
     );
-    expect(answers.filter((res) => res.status === 200), answers.map((res) => res.text).join('\n')).toHaveLength(1);
-    for (const res of answers.filter((r) => r.status !== 200)) expectOneError(res, 403, 'body', 'transfer', 'Transfer already used');
+    expect(
+      answers.filter((res) => res.status === 200),
+      answers.map((res) => res.text).join('\n'),
+    ).toHaveLength(1);
+    for (const res of answers.filter((r) => r.status !== 200))
+      expectOneError(res, 403, 'body', 'transfer', 'Transfer already used');
     const owners = await Promise.all(assets.map(async (asset) => (await read(asset.id)).owner));
     expect(owners.filter((owner) => owner === 'broker2')).toHaveLength(1);
     const taken = assets[owners.indexOf('broker2')]!;

@@ -1,6 +1,7 @@
 /**
- * POST /api/0.1/transfers and GET /api/0.1/transfers/{id} (decisions.md §10): who may create and
- * read, the answer's shape and tokens, the tokens kept only as hashes, 401 / 403 / 404 / 405 / 422.
+ * POST /api/0.1/transfers and GET /api/0.1/transfers/{id} (docs/decisions/0033-ownership-transfer-in-two-writes.md):
+ * who may create and read, the answer's shape and tokens, the tokens kept only as hashes, 401 / 403 / 404 / 405 /
+ * 422.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,11 +39,25 @@ describe('POST /transfers', () => {
   it('is open to admins, and gives each transfer its own id and tokens', async () => {
     const [a, b] = [await admin.post(TRANSFERS, { data: {} }), await admin.post(TRANSFERS, { data: {} })];
     expect([a.status, b.status]).toEqual([201, 201]);
-    expect(new Set([a.json.data.id, b.json.data.id, a.json.access.token, b.json.access.token, a.json.access.transfer, b.json.access.transfer]).size).toBe(6);
+    expect(
+      new Set([
+        a.json.data.id,
+        b.json.data.id,
+        a.json.access.token,
+        b.json.access.token,
+        a.json.access.transfer,
+        b.json.access.transfer,
+      ]).size,
+    ).toBe(6);
   });
 
   it('ignores whatever data holds', async () => {
-    const forged = { id: 'f'.repeat(32), date: '2000-01-01T00:00:00.000000+02:00', usedFor: `/assets/${'a'.repeat(32)}`, owner: 'broker' };
+    const forged = {
+      id: 'f'.repeat(32),
+      date: '2000-01-01T00:00:00.000000+02:00',
+      usedFor: `/assets/${'a'.repeat(32)}`,
+      owner: 'broker',
+    };
     const res = await broker2.post(TRANSFERS, { data: forged });
     expect(res.status, res.text).toBe(201);
     expect(res.json.data.id).not.toBe(forged.id);
@@ -58,13 +73,15 @@ describe('POST /transfers', () => {
     expect(JSON.stringify(record)).not.toContain(token);
     expect(JSON.stringify(record)).not.toContain(transfer);
     const read = await broker2.get(`${TRANSFERS}/${res.json.data.id}`);
-    for (const secret of [token, transfer, record!.ownerTokenHash, record!.transferTokenHash]) expect(read.text).not.toContain(secret);
+    for (const secret of [token, transfer, record!.ownerTokenHash, record!.transferTokenHash])
+      expect(read.text).not.toContain(secret);
     if (!process.env.MONGODB_URI) {
       const files = (await readdir(server.dataDir)).filter((f) => f.startsWith('registry.sqlite'));
       expect(files).toContain('registry.sqlite');
       for (const f of files) {
         const bytes = await readFile(join(server.dataDir, f));
-        for (const secret of [token, transfer]) expect(bytes.includes(Buffer.from(secret, 'latin1')), `${f} holds a token`).toBe(false);
+        for (const secret of [token, transfer])
+          expect(bytes.includes(Buffer.from(secret, 'latin1')), `${f} holds a token`).toBe(false);
       }
     }
   });
@@ -85,7 +102,10 @@ describe('POST /transfers', () => {
     for (const body of [{}, { data: [] }, { data: 'x' }, []]) {
       expectOneError(await broker2.post(TRANSFERS, body), 422, 'body', 'data', 'No JSON object could be decoded');
     }
-    const res = await broker2.request('POST', TRANSFERS, { body: '{"data": {}}', headers: { 'content-type': 'text/plain' } });
+    const res = await broker2.request('POST', TRANSFERS, {
+      body: '{"data": {}}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status, res.text).toBe(415);
   });
 

@@ -4,8 +4,8 @@
  * enforced (a request breaking it is refused with 422 and changes nothing).
  */
 import { describe, expect, it } from 'vitest';
-import served from '../../src/generated/openapi.json' with { type: 'json' };
-import schemas from '../../src/generated/schemas.json' with { type: 'json' };
+import served from '../../src/contract/generated/openapi.json' with { type: 'json' };
+import schemas from '../../src/contract/generated/schemas.json' with { type: 'json' };
 import { readRules, type Rule } from '../../scripts/generate.js';
 import { createAsset, toPending, validAsset } from '../helpers/fixtures.js';
 import { useServer } from '../helpers/server.js';
@@ -22,8 +22,14 @@ const VIOLATIONS: Record<string, () => Promise<{ response: Response; field: stri
   'contact-email-or-telephone': async () => {
     const asset = validAsset();
     const { telephone: _telephone, email: _email, ...contactPoint } = asset.assetCustodian.contactPoint;
-    const response = await broker.post('/api/0.1/assets', { data: { ...asset, assetCustodian: { ...asset.assetCustodian, contactPoint } } });
-    return { response, field: 'assetCustodian', description: { contactPoint: { email: ['telephone or email should be present'] } } };
+    const response = await broker.post('/api/0.1/assets', {
+      data: { ...asset, assetCustodian: { ...asset.assetCustodian, contactPoint } },
+    });
+    return {
+      response,
+      field: 'assetCustodian',
+      description: { contactPoint: { email: ['telephone or email should be present'] } },
+    };
   },
   'related-lot-when-active': async () => {
     const { id, token } = await createAsset(broker);
@@ -46,7 +52,7 @@ describe('openapi/rules.yaml', () => {
       expect(component?.description, rule.component).toContain(`\`${name}\``);
     });
 
-    it("is enforced through the registry's own schemas (src/generated/schemas.json)", () => {
+    it("is enforced through the registry's own schemas (src/contract/generated/schemas.json)", () => {
       const definition = (schemas.$defs as Record<string, Record<string, unknown>>)[rule.component] ?? {};
       for (const key of Object.keys(rule.schema)) expect(definition[key], `${rule.component}.${key}`).toBeDefined();
     });

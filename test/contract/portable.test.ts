@@ -2,19 +2,45 @@
  * The published document holds nothing that common generators, validators and mocks misread (docs/openapi-rules.md):
  * every schema is typed with one type, combinators only narrow a schema of the same type, no schema refers to
  * itself through any chain of `$ref`s, formats are the standard ones, answers have one JSON media type, and every
- * schema and parameter has an example. The walk covers the whole served document, so operations added later are
+ * schema and parameter has an example (an optional parameter's in its description: record 0051). The walk covers the whole served document, so operations added later are
  * held to the same rules.
  */
 import { describe, expect, it } from 'vitest';
-import served from '../../src/generated/openapi.json' with { type: 'json' };
+import served from '../../src/contract/generated/openapi.json' with { type: 'json' };
 
 type Node = Record<string, unknown>;
 
+/** How a description states the example a docs page must not pre-fill (docs/decisions/0051-docs-page-pre-fills-no-example.md). */
+const EXAMPLE_IN_TEXT = /(?:^|\s)Example: `[^`]+`\.(?:\s|$)/;
+
 /** Format names of JSON Schema 2020-12 and the OpenAPI format registry's common ones, which every tool knows. */
 const STANDARD_FORMATS = new Set([
-  'date-time', 'date', 'time', 'duration', 'email', 'idn-email', 'hostname', 'idn-hostname', 'ipv4', 'ipv6', 'uri',
-  'uri-reference', 'iri', 'iri-reference', 'uuid', 'uri-template', 'json-pointer', 'relative-json-pointer', 'regex',
-  'int32', 'int64', 'float', 'double', 'byte', 'binary', 'password',
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'idn-email',
+  'hostname',
+  'idn-hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'iri',
+  'iri-reference',
+  'uuid',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'byte',
+  'binary',
+  'password',
 ]);
 
 /**
@@ -34,13 +60,15 @@ const CONDITIONALS = ['if', 'then', 'else', 'not', 'dependentSchemas', 'dependen
 function children(schema: Node, at: string): [string, Node][] {
   const out: [string, Node][] = [];
   for (const key of ['properties', 'patternProperties', '$defs']) {
-    for (const [name, child] of Object.entries((schema[key] as Record<string, Node> | undefined) ?? {})) out.push([`${at}/${key}/${name}`, child]);
+    for (const [name, child] of Object.entries((schema[key] as Record<string, Node> | undefined) ?? {}))
+      out.push([`${at}/${key}/${name}`, child]);
   }
   for (const key of ['items', 'additionalProperties', 'contains', 'propertyNames', ...CONDITIONALS]) {
     if (typeof schema[key] === 'object' && schema[key] !== null) out.push([`${at}/${key}`, schema[key] as Node]);
   }
   for (const key of [...COMBINATORS, 'prefixItems']) {
-    ((schema[key] as Node[] | undefined) ?? []).forEach((child, index) => out.push([`${at}/${key}/${index}`, child]));
+    for (const [index, child] of ((schema[key] as Node[] | undefined) ?? []).entries())
+      out.push([`${at}/${key}/${index}`, child]);
   }
   return out;
 }
@@ -54,7 +82,8 @@ function allSchemas(): [string, Node][] {
       if (key === 'examples' || key === 'example') continue;
       if (key === 'schema' && typeof value === 'object' && value !== null) roots.push([`${at}/schema`, value as Node]);
       else if (key === 'schemas' && at === '#/components') {
-        for (const [name, schema] of Object.entries(value as Record<string, Node>)) roots.push([`${at}/schemas/${name}`, schema]);
+        for (const [name, schema] of Object.entries(value as Record<string, Node>))
+          roots.push([`${at}/schemas/${name}`, schema]);
       } else visit(value, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     }
   };
@@ -93,7 +122,11 @@ describe('the served document reads the same in every common tool', () => {
       .filter(([, s]) => typeof s.type !== 'string')
       .map(([at, s]) => `${at}: type ${JSON.stringify(s.type)}`);
     expect(untyped).toEqual([]);
-    for (const at of UNTYPED.keys()) expect(schemas.map(([where]) => where), at).toContain(at);
+    for (const at of UNTYPED.keys())
+      expect(
+        schemas.map(([where]) => where),
+        at,
+      ).toContain(at);
   });
 
   it('has no allOf, anyOf or oneOf that changes a type: every branch has the type of the schema that holds it', () => {
@@ -109,7 +142,9 @@ describe('the served document reads the same in every common tool', () => {
   });
 
   it('has no conditional schema (if/then/else, not, dependent schemas, unevaluatedProperties): rules go to openapi/rules.yaml', () => {
-    const conditional = schemas.flatMap(([at, s]) => CONDITIONALS.filter((key) => key in s).map((key) => `${at}/${key}`));
+    const conditional = schemas.flatMap(([at, s]) =>
+      CONDITIONALS.filter((key) => key in s).map((key) => `${at}/${key}`),
+    );
     expect(conditional).toEqual([]);
   });
 
@@ -118,7 +153,11 @@ describe('the served document reads the same in every common tool', () => {
       typeof node !== 'object' || node === null
         ? []
         : Object.entries(node).flatMap(([key, value]) =>
-            key === '$ref' && typeof value === 'string' ? [value] : key === 'examples' || key === 'example' ? [] : refsOf(value),
+            key === '$ref' && typeof value === 'string'
+              ? [value]
+              : key === 'examples' || key === 'example'
+                ? []
+                : refsOf(value),
           );
     const cycles: string[] = [];
     const search = (ref: string, chain: string[]): void => {
@@ -143,9 +182,12 @@ describe('the served document reads the same in every common tool', () => {
     const mixed: string[] = [];
     for (const [path, item] of Object.entries<Node>(served.paths)) {
       for (const [method, operation] of Object.entries<Node>(item as Record<string, Node>)) {
-        for (const [status, response] of Object.entries<Node>((operation.responses as Record<string, Node> | undefined) ?? {})) {
+        for (const [status, response] of Object.entries<Node>(
+          (operation.responses as Record<string, Node> | undefined) ?? {},
+        )) {
           const types = Object.keys((response.content as Node | undefined) ?? {});
-          if (types.includes('application/json') && types.length > 1) mixed.push(`${method} ${path} ${status}: ${types.join(', ')}`);
+          if (types.includes('application/json') && types.length > 1)
+            mixed.push(`${method} ${path} ${status}: ${types.join(', ')}`);
         }
       }
     }
@@ -158,19 +200,39 @@ describe('the served document reads the same in every common tool', () => {
   });
 
   it('gives every parameter an example, inline ones included', () => {
-    const parameters: [string, Node][] = Object.entries<Node>(served.components.parameters).map(([name, p]) => [name, p]);
+    const parameters: [string, Node][] = Object.entries<Node>(served.components.parameters).map(([name, p]) => [
+      name,
+      p,
+    ]);
     for (const [path, item] of Object.entries<Node>(served.paths)) {
       for (const [method, operation] of Object.entries<Node>(item as Record<string, Node>)) {
-        const own = method === 'parameters' ? (operation as unknown as Node[]) : ((operation.parameters as Node[] | undefined) ?? []);
-        own.filter((p) => typeof p.$ref !== 'string').forEach((p) => parameters.push([`${method} ${path} ${String(p.name)}`, p]));
+        const own =
+          method === 'parameters'
+            ? (operation as unknown as Node[])
+            : ((operation.parameters as Node[] | undefined) ?? []);
+        for (const p of own.filter((p) => typeof p.$ref !== 'string')) {
+          parameters.push([`${method} ${path} ${String(p.name)}`, p]);
+        }
       }
     }
-    const without = parameters.filter(([, p]) => p.example === undefined && p.examples === undefined).map(([name]) => name);
+    const without = parameters
+      .filter(
+        ([, p]) => p.example === undefined && p.examples === undefined && !EXAMPLE_IN_TEXT.test(String(p.description)),
+      )
+      .map(([name]) => name);
     expect(without).toEqual([]);
   });
 
+  it("pre-fills nothing in a docs page that changes the answer: an optional parameter's example is text (record 0051)", () => {
+    const prefilled = Object.entries<Node>(served.components.parameters)
+      .filter(([, p]) => p.required !== true && (p.example !== undefined || p.examples !== undefined))
+      .filter(([, p]) => p.example !== (p.schema as Node).default)
+      .map(([name]) => name);
+    expect(prefilled).toEqual([]);
+  });
+
   it('keeps exclusive bounds right in the 3.0 rendition: numeric in 3.1, minimum + boolean in 3.0', async () => {
-    const { default: down } = await import('../../src/generated/openapi-3.0.json', { with: { type: 'json' } });
+    const { default: down } = await import('../../src/contract/generated/openapi-3.0.json', { with: { type: 'json' } });
     const amount31 = served.components.schemas.Value.properties.amount;
     const amount30 = (down as any).components.schemas.Value.properties.amount;
     expect(amount31).toMatchObject({ exclusiveMinimum: 0 });

@@ -1,22 +1,16 @@
 /**
- * Every query the MongoDB store sends for a read uses the index made for it: the store runs each operation on a
- * seeded database while the driver's command monitoring records its `find` commands, and each recorded command is
- * then given, unchanged, to the server's `explain`. A plan that reads the collection through another index, or
- * through none (a collection scan), fails the test. MongoDB only (MONGODB_URI); nothing to explain on the
- * embedded store.
- *
- * `explain` answers in the server's own terms: MongoDB names the index of each IXSCAN stage of its winning plan
- * (`indexName`); FerretDB 2 answers with DocumentDB's PostgreSQL plan, whose index scans name theirs (`Index
- * Name`). Both are read, and only from the plan that runs (not MongoDB's rejected plans).
+ * Every read query of the MongoDB store uses the index made for it: each `find` recorded by command monitoring is
+ * given unchanged to `explain`. MongoDB names the index as `indexName`, FerretDB 2 (a PostgreSQL plan) as `Index
+ * Name`; only the plan that runs is read.
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type CommandStartedEvent, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowMicros } from '../../src/domain/dates.js';
-import { databaseName, openMongoStore } from '../../src/store/mongo.js';
-import type { AssetStore, ListQuery } from '../../src/store/types.js';
-import { DRAFT_ZONE, draftAt, written } from './fixtures/drafts.js';
-import { mongoServerInfo } from '../helpers/mongo-server.js';
+import { nowMicros } from '../../../src/domain/dates.js';
+import { databaseName, openMongoStore } from '../../../src/store/mongo/index.js';
+import type { AssetStore, ListQuery } from '../../../src/store/types.js';
+import { DRAFT_ZONE, draftAt, written } from '../fixtures/drafts.js';
+import { mongoServerInfo } from '../../helpers/mongo-server.js';
 
 const BASE_URI = process.env.MONGODB_URI;
 /** Enough assets that no engine finds a scan of the collection cheaper than its index. */
@@ -31,7 +25,10 @@ function indexesOfPlan(explained: Document): string[] {
   const plan: unknown = planner?.winningPlan ?? planner?.Plan ?? explained;
   const found: string[] = [];
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     const entry = node as Record<string, unknown>;
     if (typeof entry.indexName === 'string') found.push(entry.indexName);
@@ -67,7 +64,9 @@ if (!BASE_URI) {
     await work();
     return sent
       .filter((event) => event.commandName === 'find')
-      .map((event) => Object.fromEntries(QUERY_KEYS.filter((key) => key in event.command).map((key) => [key, event.command[key]])));
+      .map((event) =>
+        Object.fromEntries(QUERY_KEYS.filter((key) => key in event.command).map((key) => [key, event.command[key]])),
+      );
   }
 
   async function indexesOf(find: Document): Promise<string[]> {
@@ -124,12 +123,20 @@ if (!BASE_URI) {
 
   describe('MongoDB store: every read uses the index made for it', () => {
     // A listing page: on MongoDB `listing` ({listed, test, modified}) with a mode, `listing_all` ({listed, modified})
-    // without; on DocumentDB (FerretDB) `feed` ({modified}) for both (src/store/mongo.ts, `listingIndex`); in either
+    // without; on DocumentDB (FerretDB) `feed` ({modified}) for both (src/store/mongo/feed.ts, `chooseListingIndex`); in either
     // feed direction, from the start or after a position, with or without opt_fields.
     const shapes: [string, Partial<ListQuery>, string][] = [];
     const indexOfMode = ferret
-      ? ([['all', 'feed'], ['real', 'feed'], ['test', 'feed']] as const)
-      : ([['all', 'listing_all'], ['real', 'listing'], ['test', 'listing']] as const);
+      ? ([
+          ['all', 'feed'],
+          ['real', 'feed'],
+          ['test', 'feed'],
+        ] as const)
+      : ([
+          ['all', 'listing_all'],
+          ['real', 'listing'],
+          ['test', 'listing'],
+        ] as const);
     for (const [mode, index] of indexOfMode) {
       for (const descending of [false, true]) {
         for (const fields of [[], ['title', 'status']]) {
@@ -154,7 +161,12 @@ if (!BASE_URI) {
         // A write waits for the store's start-up check (its own find, on `feed`), which is then not among the reads.
         await fresh.create((stamp) => written(draftAt(stamp)));
         const [, penultimate] = await store.list(listing({ ...shape, descending: !shape.descending, limit: 2 }));
-        const finds = await expectIndex(() => fresh.list(listing({ ...shape, after: penultimate!.modified })), index, {}, windows);
+        const finds = await expectIndex(
+          () => fresh.list(listing({ ...shape, after: penultimate!.modified })),
+          index,
+          {},
+          windows,
+        );
         const probes = finds.filter((find) => find.find === 'assets' && !('sort' in find));
         expect(probes.length).toBeGreaterThan(0);
         expect(finds.filter((find) => find.find === 'assets').length).toBeGreaterThan(probes.length + 1);
@@ -170,15 +182,24 @@ if (!BASE_URI) {
     });
 
     it('the check at start-up for records written around the store (the latest stamp)', async () => {
-      await expectIndex(async () => {
-        const second = await openMongoStore({ uri, timeZone: DRAFT_ZONE, onCommand: (event) => void sent.push(event) });
-        try {
-          // The check runs behind start-up; the first write waits for it.
-          await second.create((stamp) => written(draftAt(stamp)));
-        } finally {
-          await second.close();
-        }
-      }, 'feed');
+      await expectIndex(
+        async () => {
+          const second = await openMongoStore({
+            uri,
+            timeZone: DRAFT_ZONE,
+            onCommand: (event) => void sent.push(event),
+          });
+          try {
+            // The check runs behind start-up; the first write waits for it.
+            await second.create((stamp) => written(draftAt(stamp)));
+          } finally {
+            await second.close();
+          }
+          // The log's state, read at start-up by its id.
+        },
+        'feed',
+        { log_state: '_id_' },
+      );
     });
 
     it('a page of an asset history: the asset by id, then a range of its revisions', async () => {

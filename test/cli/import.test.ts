@@ -1,7 +1,8 @@
 /**
- * `npm run import` (decisions.md §14) end to end: a CouchDB-compatible server seeded with documents shaped as the
- * original stored them, the script run as a process into the store of the settings (embedded, or MongoDB when
- * MONGODB_URI is set), then a registry started on that store and driven over HTTP.
+ * `claimrights-registry import` end to end: a CouchDB-compatible server seeded as the original stored its documents, the command
+ * run as a process into the store of the settings, then a registry started on that store and driven over HTTP.
+ * docs/decisions/0039-import-resumable-into-an-empty-store.md, docs/decisions/0040-what-the-import-keeps.md,
+ * docs/decisions/0041-import-rebuilds-histories.md.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { formatDate, nowMicros } from '../../src/domain/dates.js';
 import { assetAfter } from '../../src/domain/history.js';
-import { openStore } from '../../src/store/index.js';
+import { openImportStore, openStore } from '../../src/store/index.js';
 import {
   generateAssets,
   ORIGINAL_TZ,
@@ -19,9 +20,9 @@ import {
   storedAsset,
   storedTransfer,
   type Step,
-} from '../../scripts/bench/original.js';
-import { startCouch, type CouchServer } from '../../scripts/bench/couchdb.js';
-import { KEYS, startServer, useScratch, type Scratch, type TestServer } from '../helpers/server.js';
+} from '../../bench/original.js';
+import { startCouch, type CouchServer } from '../../bench/couchdb.js';
+import { startServer, useScratch, type Scratch, type TestServer } from '../helpers/server.js';
 
 const TZ = ORIGINAL_TZ;
 const DAY = '2018-01-09';
@@ -33,10 +34,15 @@ interface Run {
   stderr: string;
 }
 
-/** `npm run import` as a process; `onStderr` sees its progress lines (and may kill it). */
-function runImport(store: StoreSettings, from: string, extra: string[] = [], onStderr?: (text: string, kill: () => void) => void): Promise<Run> {
+/** `claimrights-registry import` as a process; `onStderr` sees its progress lines (and may kill it). */
+function runImport(
+  store: StoreSettings,
+  from: string,
+  extra: string[] = [],
+  onStderr?: (text: string, kill: () => void) => void,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--from', from, ...extra], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', '--from', from, ...extra], {
       env: { ...process.env, ...store, TZ, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -70,7 +76,11 @@ const OWNER_TOKEN_A = 'a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1';
 const TRANSFER_A = 'a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2';
 const OWNER_TOKEN_B = 'b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1';
 const TRANSFER_B = 'b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2';
-const UNUSED_TRANSFER = { id: 'e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0', token: 'e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1', transfer: 'e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2' };
+const UNUSED_TRANSFER = {
+  id: 'e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0',
+  token: 'e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1',
+  transfer: 'e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2',
+};
 const USED_TRANSFER = { id: 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0', token: OWNER_TOKEN_B, transfer: TRANSFER_B };
 
 const ID = {
@@ -86,7 +96,10 @@ const ID = {
   twin: '2000000000000000000000000000000b',
 };
 
-function steps(base: Record<string, unknown>, changes: [time: string, author: string, fields: Record<string, unknown>][]): Step[] {
+function steps(
+  base: Record<string, unknown>,
+  changes: [time: string, author: string, fields: Record<string, unknown>][],
+): Step[] {
   const out: Step[] = [];
   let state = base;
   for (const [time, author, fields] of changes) {
@@ -99,7 +112,9 @@ function steps(base: Record<string, unknown>, changes: [time: string, author: st
 
 const todayDay = formatDate(nowMicros(), TZ).slice(0, 10);
 
-const TRANSCRIPTS = fileURLToPath(new URL('../../../shared/reference/openregistry-examples/claimrights/', import.meta.url));
+const TRANSCRIPTS = fileURLToPath(
+  new URL('../../../shared/reference/openregistry-examples/claimrights/', import.meta.url),
+);
 /** Transcripts of the 2017 basic-asset era (another asset type, another assetID prefix). */
 const STALE = ['create-asset.http', 'asset-post-attempt-json-data.http'];
 
@@ -125,12 +140,21 @@ function transcriptAssets(): Record<string, any>[] {
   }
   return [...views].map(([id, byDate]) => {
     const ordered = [...byDate.values()].sort((a, b) => a.dateModified.localeCompare(b.dateModified));
-    const hidden = { owner_token: transcriptTokenIsPlain(id) ? transcriptOwnerToken(id) : sha512Hex(transcriptOwnerToken(id)) };
+    const hidden = {
+      owner_token: transcriptTokenIsPlain(id) ? transcriptOwnerToken(id) : sha512Hex(transcriptOwnerToken(id)),
+    };
     const transcriptSteps: Step[] = ordered.map((view, i) => {
       const { id: _id, dateModified, ...fields } = view;
       const previous = ordered[i - 1];
-      const byConcierge = previous !== undefined && previous.status !== view.status && ['active', 'complete'].some((s) => [view.status, previous.status].includes(s));
-      return { author: byConcierge ? 'concierge' : 'broker', date: dateModified, after: { ...fields, ...hidden, transfer_token: sha512Hex(`t-${id}`) } };
+      const byConcierge =
+        previous !== undefined &&
+        previous.status !== view.status &&
+        ['active', 'complete'].some((s) => [view.status, previous.status].includes(s));
+      return {
+        author: byConcierge ? 'concierge' : 'broker',
+        date: dateModified,
+        after: { ...fields, ...hidden, transfer_token: sha512Hex(`t-${id}`) },
+      };
     });
     return storedAsset(id, transcriptSteps);
   });
@@ -141,31 +165,81 @@ function seedDocs(): Record<string, unknown>[] {
   const pending = storedAsset(
     ID.pending,
     steps({ ...servedFields(1), ...units, owner: 'broker', assetID: `UA-AR-DGF-${DAY}-000001` }, [
-      ['18:31:03.835865', 'broker', { status: 'draft', date: at('18:31:03.835865'), owner_token: OWNER_TOKEN_A, transfer_token: sha512Hex(TRANSFER_A) }],
+      [
+        '18:31:03.835865',
+        'broker',
+        {
+          status: 'draft',
+          date: at('18:31:03.835865'),
+          owner_token: OWNER_TOKEN_A,
+          transfer_token: sha512Hex(TRANSFER_A),
+        },
+      ],
       ['18:31:03.936033', 'broker', { status: 'pending', date: at('18:31:03.936033') }],
       // Two fields the original served and this registry does not: left out of the asset and its history.
-      ['18:31:04.100000', 'broker', { title: 'Земля для космодрому', description: 'опис', schema_properties: { code: '04', version: '001' }, sandboxParameters: 'quick' }],
+      [
+        '18:31:04.100000',
+        'broker',
+        {
+          title: 'Земля для космодрому',
+          description: 'опис',
+          schema_properties: { code: '04', version: '001' },
+          sandboxParameters: 'quick',
+        },
+      ],
     ]),
   );
   // Owned after an ownership change: the owner token is the transfer's SHA-512 digest.
   const transferred = storedAsset(
     ID.transferred,
     steps({ ...servedFields(2), ...units, owner: 'broker', assetID: `UA-AR-DGF-${DAY}-000002` }, [
-      ['18:31:04.200000', 'broker', { status: 'draft', date: at('18:31:04.200000'), owner_token: 'olderplaintoken0000000000000000aa', transfer_token: sha512Hex('old') }],
+      [
+        '18:31:04.200000',
+        'broker',
+        {
+          status: 'draft',
+          date: at('18:31:04.200000'),
+          owner_token: 'olderplaintoken0000000000000000aa',
+          transfer_token: sha512Hex('old'),
+        },
+      ],
       ['18:31:04.300000', 'broker', { status: 'pending', date: at('18:31:04.300000') }],
-      ['18:31:04.400000', 'broker2', { owner: 'broker2', owner_token: sha512Hex(OWNER_TOKEN_B), transfer_token: sha512Hex(TRANSFER_B) }],
+      [
+        '18:31:04.400000',
+        'broker2',
+        { owner: 'broker2', owner_token: sha512Hex(OWNER_TOKEN_B), transfer_token: sha512Hex(TRANSFER_B) },
+      ],
     ]),
   );
   // Documents: two versions of one document id (a PUT appended the second).
-  const doc1 = { id: 'dddddddddddddddddddddddddddddd01', title: 'Паспорт.pdf', format: 'application/pdf', url: 'http://ds/get/1?KeyID=a&Signature=b', hash: `md5:${'0'.repeat(32)}`, documentOf: 'asset', datePublished: at('18:31:04.250000'), dateModified: at('18:31:04.250000'), author: 'asset_owner' };
-  const doc1v2 = { ...doc1, title: 'Паспорт-2.pdf', url: 'http://ds/get/2?KeyID=a&Signature=b', dateModified: at('18:31:04.350000') };
+  const doc1 = {
+    id: 'dddddddddddddddddddddddddddddd01',
+    title: 'Паспорт.pdf',
+    format: 'application/pdf',
+    url: 'http://ds/get/1?KeyID=a&Signature=b',
+    hash: `md5:${'0'.repeat(32)}`,
+    documentOf: 'asset',
+    datePublished: at('18:31:04.250000'),
+    dateModified: at('18:31:04.250000'),
+    author: 'asset_owner',
+  };
+  const doc1v2 = {
+    ...doc1,
+    title: 'Паспорт-2.pdf',
+    url: 'http://ds/get/2?KeyID=a&Signature=b',
+    dateModified: at('18:31:04.350000'),
+  };
   transferred.documents = [doc1, doc1v2];
   transferred.revisions[1].changes.push({ op: 'remove', path: '/documents' });
   // A patch that does not apply.
   const broken = storedAsset(
     ID.broken,
     steps({ ...servedFields(3), ...units, owner: 'broker', assetID: `UA-AR-DGF-${DAY}-000004` }, [
-      ['18:31:04.500000', 'broker', { status: 'draft', date: at('18:31:04.500000'), owner_token: 'cccc', transfer_token: sha512Hex('c') }],
+      [
+        '18:31:04.500000',
+        'broker',
+        { status: 'draft', date: at('18:31:04.500000'), owner_token: 'cccc', transfer_token: sha512Hex('c') },
+      ],
       ['18:31:04.600000', 'broker', { status: 'pending', date: at('18:31:04.600000') }],
     ]),
   );
@@ -174,7 +248,17 @@ function seedDocs(): Record<string, unknown>[] {
   const draft = storedAsset(
     ID.draft,
     steps({ ...servedFields(4), ...units, owner: 'broker', assetID: `UA-AR-DGF-${DAY}-000005` }, [
-      ['18:31:04.700000', 'broker', { status: 'draft', date: at('18:31:04.700000'), title_ru: 'Земля', owner_token: 'dddd', transfer_token: sha512Hex('d') }],
+      [
+        '18:31:04.700000',
+        'broker',
+        {
+          status: 'draft',
+          date: at('18:31:04.700000'),
+          title_ru: 'Земля',
+          owner_token: 'dddd',
+          transfer_token: sha512Hex('d'),
+        },
+      ],
       ['18:31:04.800000', 'broker', { title_en: 'Земля', title_ru: undefined, description_en: 'copy' }],
     ]),
   );
@@ -188,7 +272,11 @@ function seedDocs(): Record<string, unknown>[] {
   const today = storedAsset(
     ID.today,
     steps({ ...servedFields(6), ...units, owner: 'broker', assetID: `UA-AR-DGF-${todayDay}-000007` }, [
-      ['18:31:06.000000', 'broker', { status: 'draft', date: at('18:31:06.000000'), owner_token: 'ffff', transfer_token: sha512Hex('f') }],
+      [
+        '18:31:06.000000',
+        'broker',
+        { status: 'draft', date: at('18:31:06.000000'), owner_token: 'ffff', transfer_token: sha512Hex('f') },
+      ],
       ['18:31:06.100000', 'broker', { status: 'pending', date: at('18:31:06.100000') }],
     ]),
   );
@@ -196,7 +284,11 @@ function seedDocs(): Record<string, unknown>[] {
   const twin = storedAsset(
     ID.twin,
     steps({ ...servedFields(8), ...units, owner: 'broker', assetID: `UA-AR-DGF-${DAY}-000006` }, [
-      ['18:31:04.000000', 'broker', { status: 'draft', date: at('18:31:04.000000'), owner_token: 'abab', transfer_token: sha512Hex('ab') }],
+      [
+        '18:31:04.000000',
+        'broker',
+        { status: 'draft', date: at('18:31:04.000000'), owner_token: 'abab', transfer_token: sha512Hex('ab') },
+      ],
       ['18:31:04.100000', 'broker', { status: 'pending', date: at('18:31:04.100000') }],
     ]),
   );
@@ -205,22 +297,57 @@ function seedDocs(): Record<string, unknown>[] {
     { _id: 'assetID', [DAY]: 8 },
     ...transcriptAssets(),
     pending,
-    storedTransfer(USED_TRANSFER.id, 'broker2', USED_TRANSFER.token, USED_TRANSFER.transfer, at('18:31:04.400000'), `/assets/${ID.transferred}`),
+    storedTransfer(
+      USED_TRANSFER.id,
+      'broker2',
+      USED_TRANSFER.token,
+      USED_TRANSFER.transfer,
+      at('18:31:04.400000'),
+      `/assets/${ID.transferred}`,
+    ),
     transferred,
     broken,
     draft,
-    storedTransfer(UNUSED_TRANSFER.id, 'broker2', UNUSED_TRANSFER.token, UNUSED_TRANSFER.transfer, at('18:40:00.000000')),
+    storedTransfer(
+      UNUSED_TRANSFER.id,
+      'broker2',
+      UNUSED_TRANSFER.token,
+      UNUSED_TRANSFER.transfer,
+      at('18:40:00.000000'),
+    ),
     today,
     twin,
     { _id: 'basic-asset', doc_type: 'Asset', assetType: 'basic', title: 'x' },
-    { _id: 'no-title', doc_type: 'Asset', ...servedFields(7), title: undefined, owner: 'broker', status: 'pending', id: 'x', assetID: 'x', date: at('18:00:00'), dateModified: at('18:00:00') },
+    {
+      _id: 'no-title',
+      doc_type: 'Asset',
+      ...servedFields(7),
+      title: undefined,
+      owner: 'broker',
+      status: 'pending',
+      id: 'x',
+      assetID: 'x',
+      date: at('18:00:00'),
+      dateModified: at('18:00:00'),
+    },
     { _id: 'gone', doc_type: 'Asset' },
   ].map((doc) => JSON.parse(JSON.stringify(doc)));
 }
 
 /** What `GET /assets/{id}` must serve for a seeded asset: the document without what the original never served, nor the fields this registry does not serve. */
 function expectedServed(doc: Record<string, any>): Record<string, unknown> {
-  const { _id, doc_type, revisions, owner_token, transfer_token, _rev, documents, schema_properties, sandboxParameters, ...rest } = doc;
+  const {
+    _id,
+    doc_type,
+    revisions,
+    owner_token,
+    transfer_token,
+    _rev,
+    documents,
+    schema_properties,
+    sandboxParameters,
+    ...rest
+  } = doc;
   const served: Record<string, unknown> = { id: _id, ...rest };
   if (documents !== undefined) served.documents = [documents[documents.length - 1]];
   return served;
@@ -239,7 +366,9 @@ describe('npm run import', () => {
   });
   afterAll(() => couch?.close());
 
-  it('imports assets, tokens, transfers and histories; the registry then serves them as the original did', { timeout: 120_000 }, async () => {
+  it('imports assets, tokens, transfers and histories; the registry then serves them as the original did', {
+    timeout: 120_000,
+  }, async () => {
     const store = await freshStore(scratch);
     const run = await runImport(store, couch.databaseUrl('openregistry'), ['--page-size', '3']);
     expect(run.stderr).toMatch(/import: \d+ of about \d+ documents read/);
@@ -252,13 +381,17 @@ describe('npm run import', () => {
     expect(run.stdout).toContain('skipped: no doc_type: 1');
     expect(run.stdout).toContain('skipped: other assetType: 1');
     expect(run.stdout).toContain('histories rebuilt: 9');
-    expect(run.stdout).toContain(`dateModified moved ${ID.twin}: another asset has dateModified ${at('18:31:04.100000')}; moved by 1 µs`);
+    expect(run.stdout).toContain(
+      `dateModified moved ${ID.twin}: another asset has dateModified ${at('18:31:04.100000')}; moved by 1 µs`,
+    );
     expect(run.stdout).toContain('history fallbacks: 1');
     expect(run.stdout).toMatch(new RegExp(`history fallbacks ${ID.broken}: a patch does not apply`));
     expect(run.stdout).toMatch(new RegExp(`imported with errors ${ID.complete}: .*unit.*Recommendation 20`));
     expect(run.stdout).toMatch(/refused no-title: title is missing/);
     expect(run.stdout).toContain('fields not imported: 1');
-    expect(run.stdout).toContain(`fields not imported ${ID.pending}: the registry does not serve /schema_properties, /sandboxParameters`);
+    expect(run.stdout).toContain(
+      `fields not imported ${ID.pending}: the registry does not serve /schema_properties, /sandboxParameters`,
+    );
 
     // Run again after completion: nothing changes, the same report and exit.
     const again = await runImport(store, couch.databaseUrl('openregistry'));
@@ -297,7 +430,11 @@ describe('npm run import', () => {
         [3, 'broker', at('18:31:04.100000')],
       ]);
       const second = await anonymous.get(`/api/0.1/assets/${ID.pending}/revisions/2`);
-      expect(second.json.data).toMatchObject({ status: 'pending', title: servedFields(1).title, dateModified: at('18:31:03.936033') });
+      expect(second.json.data).toMatchObject({
+        status: 'pending',
+        title: servedFields(1).title,
+        dateModified: at('18:31:03.936033'),
+      });
       expect((await revisions(ID.broken)).map((revision) => revision.author)).toEqual(['broker']);
       expect((await revisions(ID.complete)).map((revision) => [revision.author, revision.date])).toEqual([
         ['broker', '2018-01-09T18:31:04.788157+02:00'],
@@ -313,13 +450,21 @@ describe('npm run import', () => {
         .sort((a, b) => String(served(a).dateModified).localeCompare(String(served(b).dateModified)));
       expect(listable).toHaveLength(8);
       expect(feed.json.data.map((item: any) => item.id)).toEqual(listable);
-      expect(feed.json.data.map((item: any) => item.dateModified)).toEqual(listable.map((id) => served(id).dateModified));
+      expect(feed.json.data.map((item: any) => item.dateModified)).toEqual(
+        listable.map((id) => served(id).dateModified),
+      );
 
       // The original plain owner token edits its asset; the write gets a later dateModified than every imported one.
-      const patched = await broker.patch(`/api/0.1/assets/${ID.pending}`, { data: { title: 'Нова назва' } }, { token: OWNER_TOKEN_A });
+      const patched = await broker.patch(
+        `/api/0.1/assets/${ID.pending}`,
+        { data: { title: 'Нова назва' } },
+        { token: OWNER_TOKEN_A },
+      );
       expect(patched.status, patched.text).toBe(200);
       expect(patched.json.data.dateModified > byId.get(ID.today)!.dateModified).toBe(true);
-      expect((await broker.patch(`/api/0.1/assets/${ID.pending}`, { data: { title: 'x' } }, { token: 'wrong' })).status).toBe(403);
+      expect(
+        (await broker.patch(`/api/0.1/assets/${ID.pending}`, { data: { title: 'x' } }, { token: 'wrong' })).status,
+      ).toBe(403);
       const afterPatch = await revisions(ID.pending);
       expect(afterPatch.map((revision) => revision.rev)).toEqual([1, 2, 3, 4]);
       expect(assetAfter(afterPatch)).toEqual(patched.json.data);
@@ -332,27 +477,56 @@ describe('npm run import', () => {
         expect(unfixed.status, unfixed.text).toBe(422);
         expect(unfixed.json.errors.map((error: any) => error.name).sort()).toEqual(['items', 'unit']);
         const items = (served(id).items as unknown[]).map(() => ({ unit: { code: 'H87' } }));
-        const fixed = await broker.patch(`/api/0.1/assets/${id}`, { data: { description: 'змінено', unit: { code: 'H87' }, items } }, { token });
+        const fixed = await broker.patch(
+          `/api/0.1/assets/${id}`,
+          { data: { description: 'змінено', unit: { code: 'H87' }, items } },
+          { token },
+        );
         expect(fixed.status, fixed.text).toBe(200);
-        expect((await broker.patch(`/api/0.1/assets/${id}`, { data: { title: 'x' } }, { token: token.toUpperCase() })).status).toBe(403);
+        expect(
+          (await broker.patch(`/api/0.1/assets/${id}`, { data: { title: 'x' } }, { token: token.toUpperCase() }))
+            .status,
+        ).toBe(403);
       }
       // The owner token an ownership change gave (kept as a SHA-512 digest) works too.
-      const byNewOwner = await broker2.patch(`/api/0.1/assets/${ID.transferred}`, { data: { description: 'новий' } }, { token: OWNER_TOKEN_B });
+      const byNewOwner = await broker2.patch(
+        `/api/0.1/assets/${ID.transferred}`,
+        { data: { description: 'новий' } },
+        { token: OWNER_TOKEN_B },
+      );
       expect(byNewOwner.status, byNewOwner.text).toBe(200);
 
       // The used transfer stays used; the unused one moves an asset with the asset's original transfer token.
       const used = await broker2.get(`/api/0.1/transfers/${USED_TRANSFER.id}`);
-      expect(used.json.data).toEqual({ id: USED_TRANSFER.id, date: at('18:31:04.400000'), usedFor: `/assets/${ID.transferred}` });
-      const reuse = await broker.post(`/api/0.1/assets/${ID.pending}/ownership`, { data: { id: USED_TRANSFER.id, transfer: TRANSFER_A } });
+      expect(used.json.data).toEqual({
+        id: USED_TRANSFER.id,
+        date: at('18:31:04.400000'),
+        usedFor: `/assets/${ID.transferred}`,
+      });
+      const reuse = await broker.post(`/api/0.1/assets/${ID.pending}/ownership`, {
+        data: { id: USED_TRANSFER.id, transfer: TRANSFER_A },
+      });
       expect(reuse.status, reuse.text).toBe(403);
       expect(reuse.json.errors[0].description).toBe('Transfer already used');
-      const moved = await broker.post(`/api/0.1/assets/${ID.pending}/ownership`, { data: { id: UNUSED_TRANSFER.id, transfer: TRANSFER_A } });
+      const moved = await broker.post(`/api/0.1/assets/${ID.pending}/ownership`, {
+        data: { id: UNUSED_TRANSFER.id, transfer: TRANSFER_A },
+      });
       expect(moved.status, moved.text).toBe(200);
       expect(moved.json.data.owner).toBe('broker2');
-      expect((await broker2.patch(`/api/0.1/assets/${ID.pending}`, { data: { title: 'y' } }, { token: UNUSED_TRANSFER.token })).status).toBe(200);
+      expect(
+        (
+          await broker2.patch(
+            `/api/0.1/assets/${ID.pending}`,
+            { data: { title: 'y' } },
+            { token: UNUSED_TRANSFER.token },
+          )
+        ).status,
+      ).toBe(200);
 
       // The day's assetID counter goes on after the highest imported number of that day.
-      const created = await broker.post('/api/0.1/assets', { data: { ...servedFields(9), unit: { code: 'H87', name: 'штука' } } });
+      const created = await broker.post('/api/0.1/assets', {
+        data: { ...servedFields(9), unit: { code: 'H87', name: 'штука' } },
+      });
       expect(created.status, created.text).toBe(201);
       expect(created.json.data.assetID).toBe(`UA-AR-DGF-${todayDay}-000008`);
     } finally {
@@ -360,7 +534,9 @@ describe('npm run import', () => {
     }
   });
 
-  it('refuses, with exit 2 and nothing written: a store with data of its own, no such database, refused credentials, no server', { timeout: 120_000 }, async () => {
+  it('refuses, with exit 2 and nothing written: a store with data of its own, no such database, refused credentials, no server', {
+    timeout: 120_000,
+  }, async () => {
     const store = await freshStore(scratch);
     const server = await registryOn(store);
     await server.broker.post('/api/0.1/assets', { data: { ...servedFields(1), unit: { code: 'H87', name: 'штука' } } });
@@ -395,17 +571,29 @@ describe('npm run import', () => {
     expect(noDatabase.code).toBe(2);
     expect(noDatabase.stderr).toMatch(/names no database/);
 
-    const opened = await openStore({ dataDir: empty.DATA_DIR, mongodbUri: 'MONGODB_URI' in empty ? empty.MONGODB_URI : undefined, timeZone: TZ });
+    const location = {
+      dataDir: empty.DATA_DIR,
+      mongodbUri: 'MONGODB_URI' in empty ? empty.MONGODB_URI : undefined,
+      timeZone: TZ,
+    };
+    const opened = await openStore(location);
+    const imports = await openImportStore(location);
     try {
-      expect(await opened.imports.state()).toBeUndefined();
+      expect(await imports.state()).toBeUndefined();
       expect(await opened.list({ descending: false, limit: 10, mode: 'all', fields: [] })).toEqual([]);
     } finally {
+      await imports.close();
       await opened.close();
     }
   });
 
-  it('killed with SIGKILL in the middle, the same command finishes it: the result equals an uninterrupted import', { timeout: 300_000 }, async () => {
-    const generated = [...generateAssets(60, 3, Date.UTC(2019, 2, 1) * 1000), ...docs.filter((doc) => doc._id === USED_TRANSFER.id)];
+  it('killed with SIGKILL in the middle, the same command finishes it: the result equals an uninterrupted import', {
+    timeout: 300_000,
+  }, async () => {
+    const generated = [
+      ...generateAssets(60, 3, Date.UTC(2019, 2, 1) * 1000),
+      ...docs.filter((doc) => doc._id === USED_TRANSFER.id),
+    ];
     await couch.seed('generated', generated);
     const from = couch.databaseUrl('generated');
 
@@ -431,18 +619,25 @@ describe('npm run import', () => {
 
 /** Everything a registry serves from an imported store: every asset (drafts too), the feed, the transfers. */
 async function snapshot(settings: StoreSettings): Promise<unknown> {
-  const store = await openStore({ dataDir: settings.DATA_DIR, mongodbUri: 'MONGODB_URI' in settings ? settings.MONGODB_URI : undefined, timeZone: TZ });
+  const location = {
+    dataDir: settings.DATA_DIR,
+    mongodbUri: 'MONGODB_URI' in settings ? settings.MONGODB_URI : undefined,
+    timeZone: TZ,
+  };
+  const store = await openStore(location);
+  const imports = await openImportStore(location);
   try {
     const feed = await store.list({ descending: false, limit: 10_000, mode: 'all', fields: [] });
-    const state = await store.imports.state();
+    const state = await imports.state();
     const records = [];
     for (const row of feed) {
       const record = await store.get(row.id);
       records.push({ ...record, rev: undefined, history: await store.revisions(row.id, 0, 1000) });
     }
     const transfer = await store.transfers.get(USED_TRANSFER.id);
-    return { feed, records, state, transfer, reports: await store.imports.reports() };
+    return { feed, records, state, transfer, reports: await imports.reports() };
   } finally {
+    await imports.close();
     await store.close();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run mirror` (scripts/mirror.ts) against real registries over real HTTP: it follows the change stream and
+ * `npm run mirror` (src/cli/mirror.ts) against real registries over real HTTP: it follows the change stream and
  * writes each listed asset's latest JSON, resumes where it stopped, falls back to the listing when the stream is
  * unavailable, repeats on 412 with the new cookie (a balancer moving it to another node) and backs off on 429.
  */
@@ -28,10 +28,14 @@ interface MirrorProcess {
 const mirrors = new Set<MirrorProcess>();
 
 function startMirror(from: string, folder: string, extra: string[] = []): MirrorProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/mirror.ts', '--from', from, '--to', folder, '--poll-ms', '200', ...extra], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'mirror', '--from', from, '--to', folder, '--poll-ms', '200', ...extra],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let log = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => (log += chunk));
@@ -51,7 +55,11 @@ function startMirror(from: string, folder: string, extra: string[] = []): Mirror
 }
 
 /** What the registry serves for each asset, by id (the mirror must hold exactly that). */
-async function served(client: Client, ids: Iterable<string>, headers: Record<string, string> = {}): Promise<Map<string, string>> {
+async function served(
+  client: Client,
+  ids: Iterable<string>,
+  headers: Record<string, string> = {},
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const id of ids) {
     const res = await client.get(`${ASSETS}/${id}`, { headers });
@@ -62,16 +70,28 @@ async function served(client: Client, ids: Iterable<string>, headers: Record<str
 }
 
 /** Resolves once the folder holds exactly these files with these texts; fails with the mirror's log otherwise. */
-async function mirrored(folder: string, expected: Map<string, string>, mirror: MirrorProcess, timeoutMs = 20_000): Promise<void> {
+async function mirrored(
+  folder: string,
+  expected: Map<string, string>,
+  mirror: MirrorProcess,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.json') && !name.startsWith('.')) : [];
+    const files = existsSync(folder)
+      ? readdirSync(folder).filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+      : [];
     const same =
       files.length === expected.size &&
-      [...expected].every(([id, text]) => existsSync(join(folder, `${id}.json`)) && readFileSync(join(folder, `${id}.json`), 'utf8') === text);
+      [...expected].every(
+        ([id, text]) =>
+          existsSync(join(folder, `${id}.json`)) && readFileSync(join(folder, `${id}.json`), 'utf8') === text,
+      );
     if (same) return;
     if (Date.now() > deadline) {
-      throw new Error(`the mirror did not catch up within ${timeoutMs} ms (${files.length} of ${expected.size} files):\n${mirror.log()}`);
+      throw new Error(
+        `the mirror did not catch up within ${timeoutMs} ms (${files.length} of ${expected.size} files):\n${mirror.log()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -147,7 +167,11 @@ describe('npm run mirror', () => {
   }, 60_000);
 
   it('backs off on 429 and still mirrors everything', async () => {
-    const server = await serverForThisTest({ RATE_LIMIT_MAX: '8', RATE_LIMIT_WINDOW: '1000', TRUST_PROXY: '127.0.0.1' });
+    const server = await serverForThisTest({
+      RATE_LIMIT_MAX: '8',
+      RATE_LIMIT_WINDOW: '1000',
+      TRUST_PROXY: '127.0.0.1',
+    });
     // The test's own requests come "from" addresses of their own, so that only the mirror meets the limit.
     let addresses = 0;
     const elsewhere = () => ({ 'x-forwarded-for': `10.9.${Math.floor(++addresses / 250)}.${addresses % 250}` });
@@ -158,7 +182,11 @@ describe('npm run mirror', () => {
       const created = await broker.post(ASSETS, { data: validAsset() }, { headers: elsewhere() });
       expect(created.status).toBe(201);
       const { id } = created.json.data;
-      const pending = await broker.patch(`${ASSETS}/${id}`, { data: { status: 'pending' } }, { token: created.json.access.token, headers: elsewhere() });
+      const pending = await broker.patch(
+        `${ASSETS}/${id}`,
+        { data: { status: 'pending' } },
+        { token: created.json.access.token, headers: elsewhere() },
+      );
       expect(pending.status).toBe(200);
       listed.push(id);
     }
@@ -172,14 +200,24 @@ describe('npm run mirror', () => {
 
   it('keeps the cookie and repeats on 412 when a balancer moves it to another node', async () => {
     const store = await prepareStore(scratch);
-    const [nodeA, nodeB] = await Promise.all([startChild(store, { serverId: 'node-a' }), startChild(store, { serverId: 'node-b' })]);
+    const [nodeA, nodeB] = await Promise.all([
+      startChild(store, { serverId: 'node-a' }),
+      startChild(store, { serverId: 'node-b' }),
+    ]);
     // A balancer in front of the two nodes: everything goes to A, then (A "gone") to B.
     let target = new URL(nodeA.url);
     const statuses: string[] = [];
     const open = new Set<import('node:net').Socket>();
     const balancer: Server = createServer((req, res) => {
       const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        // The upstream's own Host, as nginx's proxy_pass sends it by default.
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+        },
         (answer) => {
           statuses.push(`${target.port} ${answer.statusCode} ${req.method} ${req.url}`);
           res.writeHead(answer.statusCode ?? 502, answer.headers);

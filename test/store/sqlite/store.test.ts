@@ -1,16 +1,27 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from '../../src/store/embedded.js';
-import type { AssetStore, ListedRow } from '../../src/store/types.js';
-import { describeStoreContract, waitFor } from './contract.js';
-import { describeFileStoreContract } from './files-contract.js';
-import { describeImportStoreContract } from './import-contract.js';
-import { draftAt, written } from './fixtures/drafts.js';
+import { openEmbeddedImportStore } from '../../../src/store/sqlite/import.js';
+import { openEmbeddedStore } from '../../../src/store/sqlite/index.js';
+import type { AssetStore, ListedRow } from '../../../src/store/types.js';
+import { describeStoreContract, waitFor } from '../contract.js';
+import { describeFileStoreContract } from '../files-contract.js';
+import { describeImportStoreContract } from '../import-contract.js';
+import { draftAt, written } from '../fixtures/drafts.js';
 import type { WriterReport } from './fixtures/writer.js';
 
 const ZONE = 'Europe/Kyiv';
@@ -24,7 +35,13 @@ function freshDir(): string {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describeStoreContract('embedded (SQLite)', async () => openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE }));
-describeImportStoreContract('embedded (SQLite)', async () => openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE }));
+describeImportStoreContract('embedded (SQLite)', async () => {
+  const dataDir = freshDir();
+  return {
+    store: openEmbeddedStore({ dataDir, timeZone: ZONE }),
+    imports: openEmbeddedImportStore({ dataDir, timeZone: ZONE }),
+  };
+});
 
 describeFileStoreContract('embedded (a folder beside the SQLite file)', async () => {
   const store = openEmbeddedStore({ dataDir: freshDir(), timeZone: ZONE });
@@ -42,7 +59,12 @@ describe('embedded store: a file written by an earlier registry', () => {
     const id = 'e'.repeat(32);
     old
       .prepare('INSERT INTO assets VALUES (?, 1, ?, 1000, 1, 0, ?, ?)')
-      .run(id, 'a'.repeat(64), '1970-01-01T03:00:00.001000+03:00', JSON.stringify({ id, title: 'old', owner: 'broker', dateModified: '1970-01-01T03:00:00.001000+03:00' }));
+      .run(
+        id,
+        'a'.repeat(64),
+        '1970-01-01T03:00:00.001000+03:00',
+        JSON.stringify({ id, title: 'old', owner: 'broker', dateModified: '1970-01-01T03:00:00.001000+03:00' }),
+      );
     old.close();
     const store = openEmbeddedStore({ dataDir, timeZone: ZONE });
     try {
@@ -50,7 +72,9 @@ describe('embedded store: a file written by an earlier registry', () => {
       expect(record).toMatchObject({ id, rev: 1, asset: { id, title: 'old' } });
       expect(record?.documentHistory).toEqual([]);
       const history = [{ id: 'd'.repeat(32), title: 'v1' }];
-      const updated = await store.update(id, 1, (stamp) => written({ ...draftAt(stamp, { id }), documentHistory: history }));
+      const updated = await store.update(id, 1, (stamp) =>
+        written({ ...draftAt(stamp, { id }), documentHistory: history }),
+      );
       expect(updated).not.toBe('conflict');
       expect((await store.get(id))?.documentHistory).toEqual(history);
     } finally {
@@ -148,7 +172,8 @@ describe('embedded store', () => {
     await first.close();
     // As an earlier version left it: JSON.stringify's text, schema version 0.
     const db = new Database(join(dataDir, 'registry.sqlite'));
-    for (const record of made) db.prepare('UPDATE assets SET doc = ? WHERE id = ?').run(JSON.stringify(record.asset), record.id);
+    for (const record of made)
+      db.prepare('UPDATE assets SET doc = ? WHERE id = ?').run(JSON.stringify(record.asset), record.id);
     db.pragma('user_version = 0');
     db.close();
 
@@ -173,7 +198,9 @@ describe('embedded store', () => {
       firstDay = stamp.day;
       return written(draftAt(stamp, { title: 'kept' }));
     });
-    const updated = await first.update(created.id, 1, (stamp) => written(draftAt(stamp, { id: created.id, title: 'kept too' })));
+    const updated = await first.update(created.id, 1, (stamp) =>
+      written(draftAt(stamp, { id: created.id, title: 'kept too' })),
+    );
     await first.close();
 
     const reopened = openEmbeddedStore({ dataDir, timeZone: ZONE });
@@ -245,7 +272,7 @@ describe('embedded store', () => {
 
 describe('embedded store shared by several processes', () => {
   const writerScript = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
-  const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+  const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
   interface Writer {
     ready: Promise<void>;
@@ -282,7 +309,10 @@ describe('embedded store shared by several processes', () => {
    * Follows the feed like a client: pages after the last seen `modified` until `done` and a page comes back
    * empty. Also counts the rows it read while the writers were still at work.
    */
-  async function followFeed(store: AssetStore, done: () => boolean): Promise<{ seen: ListedRow[]; seenWhileWriting: number }> {
+  async function followFeed(
+    store: AssetStore,
+    done: () => boolean,
+  ): Promise<{ seen: ListedRow[]; seenWhileWriting: number }> {
     const seen: ListedRow[] = [];
     let seenWhileWriting = 0;
     let after: number | undefined;
@@ -298,67 +328,65 @@ describe('embedded store shared by several processes', () => {
     }
   }
 
-  it(
-    'gives unique modified in commit order, gap-free day numbers and a complete feed',
-    async () => {
-      const dataDir = freshDir();
-      const perWriter = 100;
-      const labels = ['a', 'b', 'c'];
-      // The writers open the new folder at the same time: creating the schema races too.
-      const spawned = labels.map((label) => spawnWriter(dataDir, perWriter, label));
-      await Promise.all(spawned.map((writer) => writer.ready));
-      const reader = openEmbeddedStore({ dataDir, timeZone: ZONE });
-      for (const writer of spawned) writer.start();
-      const writers = Promise.all(spawned.map((writer) => writer.report));
-      let writersDone = false;
-      void writers.then(
-        () => (writersDone = true),
-        () => (writersDone = true),
-      );
-      const { seen: feed, seenWhileWriting } = await followFeed(reader, () => writersDone);
-      const reports = await writers;
-      // The run proves something only if the writes overlapped each other and the reading.
-      expect(seenWhileWriting).toBeGreaterThan(0);
-      const writerOfStamp = new Map(reports.flatMap((report) => report.stamps.map((stamp) => [stamp, report.label])));
-      const writersInStampOrder = [...writerOfStamp.keys()].sort((x, y) => x - y).map((stamp) => writerOfStamp.get(stamp));
-      const switches = writersInStampOrder.filter((label, i) => i > 0 && label !== writersInStampOrder[i - 1]).length;
-      expect(switches).toBeGreaterThan(labels.length);
+  it('gives unique modified in commit order, gap-free day numbers and a complete feed', async () => {
+    const dataDir = freshDir();
+    const perWriter = 100;
+    const labels = ['a', 'b', 'c'];
+    // The writers open the new folder at the same time: creating the schema races too.
+    const spawned = labels.map((label) => spawnWriter(dataDir, perWriter, label));
+    await Promise.all(spawned.map((writer) => writer.ready));
+    const reader = openEmbeddedStore({ dataDir, timeZone: ZONE });
+    for (const writer of spawned) writer.start();
+    const writers = Promise.all(spawned.map((writer) => writer.report));
+    let writersDone = false;
+    void writers.then(
+      () => (writersDone = true),
+      () => (writersDone = true),
+    );
+    const { seen: feed, seenWhileWriting } = await followFeed(reader, () => writersDone);
+    const reports = await writers;
+    // The run proves something only if the writes overlapped each other and the reading.
+    expect(seenWhileWriting).toBeGreaterThan(0);
+    const writerOfStamp = new Map(reports.flatMap((report) => report.stamps.map((stamp) => [stamp, report.label])));
+    const writersInStampOrder = [...writerOfStamp.keys()]
+      .sort((x, y) => x - y)
+      .map((stamp) => writerOfStamp.get(stamp));
+    const switches = writersInStampOrder.filter((label, i) => i > 0 && label !== writersInStampOrder[i - 1]).length;
+    expect(switches).toBeGreaterThan(labels.length);
 
-      // Every process saw its own writes stamped later and later.
-      for (const report of reports) {
-        for (let i = 1; i < report.stamps.length; i++) expect(report.stamps[i]!).toBeGreaterThan(report.stamps[i - 1]!);
-      }
+    // Every process saw its own writes stamped later and later.
+    for (const report of reports) {
+      for (let i = 1; i < report.stamps.length; i++) expect(report.stamps[i]!).toBeGreaterThan(report.stamps[i - 1]!);
+    }
 
-      // Across processes no stamp repeats, and nothing was lost.
-      const allStamps = reports.flatMap((report) => report.stamps);
-      expect(new Set(allStamps).size).toBe(allStamps.length);
-      const created = reports.flatMap((report) => report.created);
-      expect(created).toHaveLength(labels.length * perWriter);
-      for (const report of reports) {
-        for (const [id, modified] of Object.entries(report.finalModified)) {
-          expect((await reader.get(id))?.modified).toBe(modified);
-        }
+    // Across processes no stamp repeats, and nothing was lost.
+    const allStamps = reports.flatMap((report) => report.stamps);
+    expect(new Set(allStamps).size).toBe(allStamps.length);
+    const created = reports.flatMap((report) => report.created);
+    expect(created).toHaveLength(labels.length * perWriter);
+    for (const report of reports) {
+      for (const [id, modified] of Object.entries(report.finalModified)) {
+        expect((await reader.get(id))?.modified).toBe(modified);
       }
+    }
 
-      // Day numbers are 1..n per day, and they were handed out in the same (commit) order as the stamps.
-      const byDay = new Map<string, number[]>();
-      for (const entry of created) byDay.set(entry.day, [...(byDay.get(entry.day) ?? []), entry.dayIndex]);
-      for (const indexes of byDay.values()) {
-        expect([...indexes].sort((x, y) => x - y)).toEqual(Array.from({ length: indexes.length }, (_, i) => i + 1));
-      }
-      const byCounter = [...created].sort((x, y) => x.day.localeCompare(y.day) || x.dayIndex - y.dayIndex);
-      const byStamp = [...created].sort((x, y) => x.modified - y.modified);
-      expect(byCounter.map((entry) => entry.id)).toEqual(byStamp.map((entry) => entry.id));
+    // Day numbers are 1..n per day, and they were handed out in the same (commit) order as the stamps.
+    const byDay = new Map<string, number[]>();
+    for (const entry of created) byDay.set(entry.day, [...(byDay.get(entry.day) ?? []), entry.dayIndex]);
+    for (const indexes of byDay.values()) {
+      expect([...indexes].sort((x, y) => x - y)).toEqual(Array.from({ length: indexes.length }, (_, i) => i + 1));
+    }
+    const byCounter = [...created].sort((x, y) => x.day.localeCompare(y.day) || x.dayIndex - y.dayIndex);
+    const byStamp = [...created].sort((x, y) => x.modified - y.modified);
+    expect(byCounter.map((entry) => entry.id)).toEqual(byStamp.map((entry) => entry.id));
 
-      // The follower saw every record at its final modified, and no modified twice.
-      const feedStamps = feed.map((row) => row.modified);
-      expect(new Set(feedStamps).size).toBe(feedStamps.length);
-      const seen = new Set(feed.map((row) => `${row.id}@${row.modified}`));
-      for (const report of reports) {
-        for (const [id, modified] of Object.entries(report.finalModified)) expect(seen).toContain(`${id}@${modified}`);
-      }
-      await reader.close();
-    },
-    120_000,
-  );
+    // The follower saw every record at its final modified, and no modified twice.
+    const feedStamps = feed.map((row) => row.modified);
+    expect(new Set(feedStamps).size).toBe(feedStamps.length);
+    const seen = new Set(feed.map((row) => `${row.id}@${row.modified}`));
+    for (const report of reports) {
+      for (const [id, modified] of Object.entries(report.finalModified)) expect(seen).toContain(`${id}@${modified}`);
+    }
+    await reader.close();
+  }, 120_000);
 });

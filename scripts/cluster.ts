@@ -5,7 +5,8 @@
  *
  * Each node is `node --import tsx src/server.ts` with PORT = node-port + i, SERVER_ID = node1, node2, …, one
  * COOKIE_SECRET for all (COOKIE_SECRET from the environment, or a random one), the same DATA_DIR (or
- * MONGODB_URI, when set), TRUST_PROXY = 127.0.0.1 (the balancer) and MAX_CONNECTIONS_PER_CLIENT = 4096 (the
+ * MONGODB_URI, when set), TRUST_PROXY = 127.0.0.1 (the balancer), PUBLIC_URL = the balancer's address (a node
+ * refuses a Host port other than its own without it) and MAX_CONNECTIONS_PER_CLIENT = 4096 (the
  * balancer's connections all come from one address). Other settings (REDIS_URL,
  * RATE_LIMIT_MAX, LOG_LEVEL, …) pass through from the environment. The balancer's configuration is
  * deploy/haproxy.cfg's, made for these nodes by `haproxyConfig` below. Ctrl-C stops everything.
@@ -87,7 +88,7 @@ export function haproxyConfig({ nodes, bind, log = false }: HaproxyOptions): str
     '',
     'backend registry_nodes',
     '    balance roundrobin',
-    '    # The nodes answer only to their own hosts (decisions.md §15): the check names localhost.',
+    '    # The nodes answer only to their own hosts (docs/decisions/0043-hosts-and-public-url.md): the check names localhost.',
     '    option httpchk',
     `    http-check send meth GET uri ${HEALTH_PATH} ver HTTP/1.1 hdr Host localhost`,
     '    http-check expect status 200',
@@ -157,7 +158,9 @@ function freePort(host: string): Promise<number> {
         server.once('error', reject);
         server.listen(0, host, () => {
           const address = server.address();
-          server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+          server.close(() =>
+            typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+          );
         });
       }),
   );
@@ -250,6 +253,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         DATA_DIR: dataDir,
         AUTH_FILE: authFile,
         TRUST_PROXY: env.TRUST_PROXY ?? '127.0.0.1',
+        // Clients name the balancer's port in Host (docs/decisions/0062-smaller-rules-of-round-two.md).
+        PUBLIC_URL: env.PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
         // Every connection a node sees comes from the balancer's one address.
         MAX_CONNECTIONS_PER_CLIENT: env.MAX_CONNECTIONS_PER_CLIENT ?? '4096',
       },
@@ -364,7 +369,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   for (const node of cluster.nodes) {
     node.process.once('exit', (code, signal) => {
-      if (!stopping) process.stdout.write(`[cluster] ${node.name} exited (${code ?? signal}); the balancer sends its clients elsewhere\n`);
+      if (!stopping)
+        process.stdout.write(
+          `[cluster] ${node.name} exited (${code ?? signal}); the balancer sends its clients elsewhere\n`,
+        );
     });
   }
 }

@@ -220,8 +220,8 @@ start() {
     echo "max_connections = 200"
     echo "shared_buffers = 256MB"
     # A sorted find's cursor kept in a file, not on its connection: otherwise FerretDB takes that connection out of
-    # its pool and closes it once the cursor is drained, so each sorted find (a listing page, a history page) made
-    # the next command wait for a new PostgreSQL connection (10-20 ms).
+    # its pool and closes it once the cursor is drained, so each sorted find (a listing page, a history page) makes
+    # the next command wait for a new PostgreSQL connection (docs/performance-mongodb.md).
     echo "documentdb.useFileBasedPersistedCursors = on"
     if [ "${FERRETDB_DURABLE:-0}" != 1 ]; then
       echo "fsync = off"

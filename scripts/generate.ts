@@ -1,11 +1,11 @@
 /**
- * openapi/openapi.yaml → src/generated/:
+ * openapi/openapi.yaml → src/contract/generated/:
  *   openapi.d.ts   TypeScript types of paths and components (openapi-typescript)
  *   schemas.json   the component schemas as one JSON Schema 2020-12 document for Ajv (refs → #/$defs/X, no x-*),
  *                  with the rules of openapi/rules.yaml added (the published document states them in words only)
  *   openapi.json   the document itself as JSON: served as is, and read at start-up to wire the operations
  *   openapi-3.0.json  the same document as OpenAPI 3.0.3, for tools that read 3.0 only (served beside it)
- * and the settings schema of src/config.ts → README.md's settings table (between its `settings` markers).
+ * and the settings of src/config/settings.ts → docs/settings.md's table (between its `settings` markers).
  *
  * `npm run generate` writes them; `npm run generate -- --check` writes nothing and exits 1 when any is stale.
  */
@@ -16,12 +16,12 @@ import { Converter } from '@apiture/openapi-down-convert';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { OpenAPI3 } from 'openapi-typescript';
 import { parse } from 'yaml';
-import { settingsTable } from '../src/config.js';
+import { settingsTable } from '../src/config/help.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'openapi', 'openapi.yaml');
 const RULES = join(ROOT, 'openapi', 'rules.yaml');
-const README = join(ROOT, 'README.md');
+const SETTINGS_PAGE = join(ROOT, 'docs', 'settings.md');
 const NOTE = 'generated from openapi/openapi.yaml by scripts/generate.ts — do not edit; run `npm run generate`';
 
 /** Keywords whose value maps names to schemas (so an `x-` key there is a name, not an extension). */
@@ -50,7 +50,7 @@ export function toAjvSchema(node: unknown, inNameMap = false): unknown {
 
 /**
  * Component schemas the document gives a standard `pattern` (the values' shape, which any validator understands)
- * and the registry checks with a format of its own from src/domain/codes.ts: membership of a code list, and the
+ * and the registry checks with a format of its own from src/contract/formats.ts: membership of a code list, and the
  * original's messages and order of checks for hashes. In schemas.json the format takes the place of `pattern`
  * and `maxLength` (a value the format accepts has the shape and the length).
  */
@@ -140,7 +140,9 @@ export function withBooleanExclusiveBounds(node: unknown): unknown {
  * keywords), plus what it leaves to do: exclusive bounds as booleans, and no `info.summary` (3.1 only).
  */
 export function openApi30(document: OpenAPI3): Record<string, unknown> {
-  const converted = new Converter(structuredClone(document), { allOfTransform: true }).convert() as { info: Record<string, unknown> };
+  const converted = new Converter(structuredClone(document), { allOfTransform: true }).convert() as {
+    info: Record<string, unknown>;
+  };
   const { summary: _summary, ...info } = converted.info;
   return withBooleanExclusiveBounds({ ...converted, info }) as Record<string, unknown>;
 }
@@ -150,22 +152,23 @@ async function typesFile(document: OpenAPI3): Promise<string> {
   return `// ${NOTE}\n${astToString(ast)}`;
 }
 
-/** README.md with the settings table between `<!-- settings:start ... -->` and `<!-- settings:end -->` rewritten. */
-export function withSettingsTable(readme: string): string {
+/** A page with the settings table between `<!-- settings:start ... -->` and `<!-- settings:end -->` rewritten. */
+export function withSettingsTable(page: string): string {
   const section = /(<!-- settings:start[^>]*-->\n)[\s\S]*?(<!-- settings:end -->)/;
-  if (!section.test(readme)) throw new Error('README.md has no <!-- settings:start --> ... <!-- settings:end --> markers');
-  return readme.replace(section, (_match, start: string, end: string) => `${start}${settingsTable()}\n${end}`);
+  if (!section.test(page))
+    throw new Error('docs/settings.md has no <!-- settings:start --> ... <!-- settings:end --> markers');
+  return page.replace(section, (_match, start: string, end: string) => `${start}${settingsTable()}\n${end}`);
 }
 
 /** Every generated file, by path inside the checkout, with its content. */
 export async function generate(): Promise<Map<string, string>> {
   const document = parse(await readFile(SOURCE, 'utf8')) as OpenAPI3;
   return new Map([
-    ['src/generated/openapi.d.ts', await typesFile(document)],
-    ['src/generated/schemas.json', schemasDocument(document, await readRules())],
-    ['src/generated/openapi.json', `${JSON.stringify(document)}\n`],
-    ['src/generated/openapi-3.0.json', `${JSON.stringify(openApi30(document))}\n`],
-    ['README.md', withSettingsTable(await readFile(README, 'utf8'))],
+    ['src/contract/generated/openapi.d.ts', await typesFile(document)],
+    ['src/contract/generated/schemas.json', schemasDocument(document, await readRules())],
+    ['src/contract/generated/openapi.json', `${JSON.stringify(document)}\n`],
+    ['src/contract/generated/openapi-3.0.json', `${JSON.stringify(openApi30(document))}\n`],
+    ['docs/settings.md', withSettingsTable(await readFile(SETTINGS_PAGE, 'utf8'))],
   ]);
 }
 

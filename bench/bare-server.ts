@@ -2,14 +2,14 @@
  * The references the registry is measured against: a bare Fastify server (no plugins, no logger) with two kinds
  * of route.
  *
- * - `/bytes/:name` — the limit (issue 23): it answers bytes the registry answered, as they are. The bench first
+ * - `/bytes/:name` — the limit: it answers bytes the registry answered, as they are. The bench first
  *   captures one response of a scenario (`PUT /bytes/:name`, the body as sent, its status in `x-status` and its
  *   media type in `x-type`); `GET`, `POST` and `PATCH` then answer those bytes with that status. `POST` and
  *   `PATCH` receive the scenario's request body and parse it as JSON first, as any JSON route must.
- * - `/asset` — the older reference (issue 6): a seeded asset as an object, `{ "data": <asset> }`, serialised per
+ * - `/asset` — the older reference: a seeded asset as an object, `{ "data": <asset> }`, serialised per
  *   request as Fastify does by default. Reported beside the limit, not used for the targets.
  *
- *   PORT=... BENCH_BARE_BODY=<file with the asset JSON> node --import tsx scripts/bench/bare-server.ts
+ *   PORT=... BENCH_BARE_BODY=<file with the asset JSON> node --import tsx bench/bare-server.ts
  */
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';

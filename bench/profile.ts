@@ -2,7 +2,7 @@
  * Where a server's CPU time went, from a V8 `.cpuprofile` (`node --cpu-prof`): self time per function and per
  * part of the stack (the registry's own layers, Fastify, the store's driver, JSON, the garbage collector), as
  * shares of the busy time (idle excluded). `npm run bench -- --profile` writes one profile per scenario and
- * prints this summary of each; `tsx scripts/bench/profile.ts <file.cpuprofile>` prints it for any profile.
+ * prints this summary of each; `tsx bench/profile.ts <file.cpuprofile>` prints it for any profile.
  */
 import { readFileSync } from 'node:fs';
 
@@ -48,7 +48,9 @@ export function summarise(file: string, top = 15): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMicros = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) {
+    selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
 
   const parts = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -59,18 +61,22 @@ export function summarise(file: string, top = 15): ProfileSummary {
     if (part === 'idle') continue;
     busy += micros;
     parts.set(part, (parts.get(part) ?? 0) + micros);
-    const where = frame.url === '' ? '' : ` ${frame.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${frame.lineNumber + 1}`;
+    const where =
+      frame.url === '' ? '' : ` ${frame.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${frame.lineNumber + 1}`;
     const name = `${frame.functionName || '(anonymous)'}${where}`;
     functions.set(name, (functions.get(name) ?? 0) + micros);
   }
   const ranked = (map: Map<string, number>) =>
-    [...map].sort((a, b) => b[1] - a[1]).map(([key, micros]): [string, number] => [key, Math.round((micros / busy) * 1000) / 10]);
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .map(([key, micros]): [string, number] => [key, Math.round((micros / busy) * 1000) / 10]);
   return { busyMs: Math.round(busy / 1000), parts: ranked(parts), functions: ranked(functions).slice(0, top) };
 }
 
 export function formatSummary(summary: ProfileSummary): string {
   const lines = [`  busy ${summary.busyMs} ms; by part:`];
-  for (const [part, share] of summary.parts.filter(([, share]) => share >= 1)) lines.push(`    ${String(share).padStart(5)} %  ${part}`);
+  for (const [part, share] of summary.parts.filter(([, share]) => share >= 1))
+    lines.push(`    ${String(share).padStart(5)} %  ${part}`);
   lines.push('  functions with the most self time:');
   for (const [fn, share] of summary.functions) lines.push(`    ${String(share).padStart(5)} %  ${fn}`);
   return lines.join('\n');

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:history`: the time to read the first and the last page of an asset's history when it holds 10,000
- * revisions, against an asset with 10 (decisions.md §12: the same, whatever the history's length).
+ * revisions, against an asset with 10 (docs/decisions/0035-history-kept-beside-the-record.md: the same, whatever the history's length).
  *
  *   npm run bench:history                               10,000 revisions, 200 reads of each page (5 revisions a page)
  *   npm run bench:history -- --revisions 300 --reads 20 a quick try
@@ -20,13 +20,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
 import { request } from 'undici';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { formatDate, nowMicros } from '../../src/domain/dates.js';
-import { changesBetween, type Revision } from '../../src/domain/history.js';
-import { openStore } from '../../src/store/index.js';
-import { databaseName } from '../../src/store/mongo.js';
-import type { BulkRecord } from '../../src/store/types.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/load.js';
+import { formatDate, nowMicros } from '../src/domain/dates.js';
+import { changesBetween, type Revision } from '../src/domain/history.js';
+import { openStore } from '../src/store/index.js';
+import { databaseName } from '../src/store/mongo/index.js';
+import type { BulkRecord } from '../src/store/types.js';
 import { AUTH_INI, BENCH_TZ, Seeder } from './data.js';
 
 function option(name: string, fallback: number): number {
@@ -54,7 +54,10 @@ function withHistory(seeder: Seeder, sequence: number, count: number): BulkRecor
   let asset = base.asset;
   for (let rev = 1; rev <= count; rev++) {
     const modified = base.modified + rev - 1;
-    asset = rev === 1 ? asset : { ...asset, title: `${String(base.asset.title)} (${rev})`, dateModified: formatDate(modified, BENCH_TZ) };
+    asset =
+      rev === 1
+        ? asset
+        : { ...asset, title: `${String(base.asset.title)} (${rev})`, dateModified: formatDate(modified, BENCH_TZ) };
     history.push({ rev, date: String(asset.dateModified), author: 'broker', changes: changesBetween(before, asset) });
     before = asset;
   }
@@ -72,7 +75,8 @@ async function timeReads(url: string): Promise<{ median: number; p95: number }> 
     const res = await request(url);
     const body = (await res.body.json()) as { data?: unknown[] };
     times.push(performance.now() - started);
-    if (res.statusCode !== 200 || !body.data?.length) throw new Error(`${url}: ${res.statusCode} ${JSON.stringify(body).slice(0, 300)}`);
+    if (res.statusCode !== 200 || !body.data?.length)
+      throw new Error(`${url}: ${res.statusCode} ${JSON.stringify(body).slice(0, 300)}`);
   }
   times.sort((a, b) => a - b);
   return { median: percentile(times, 50), p95: percentile(times, 95) };
@@ -82,9 +86,21 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'registry-bench-history-'));
   const authFile = join(dataDir, 'auth.ini');
   writeFileSync(authFile, AUTH_INI);
-  const mongodbUri = process.env.MONGODB_URI ? `${process.env.MONGODB_URI.replace(/\/[^/?]*(\?|$)/, `/bench_history_${process.pid}$1`)}` : undefined;
-  const config = loadConfig({ DATA_DIR: dataDir, AUTH_FILE: authFile, TZ: BENCH_TZ, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000000', ...(mongodbUri ? { MONGODB_URI: mongodbUri } : {}) }, []);
-  const store = await openStore(config);
+  const mongodbUri = process.env.MONGODB_URI
+    ? `${process.env.MONGODB_URI.replace(/\/[^/?]*(\?|$)/, `/bench_history_${process.pid}$1`)}`
+    : undefined;
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      AUTH_FILE: authFile,
+      TZ: BENCH_TZ,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '1000000000',
+      ...(mongodbUri ? { MONGODB_URI: mongodbUri } : {}),
+    },
+    [],
+  );
+  const store = await openStore({ ...config.store, timeZone: config.timeZone });
   const app = await buildApp({ config, store });
   try {
     const seeder = new Seeder(nowMicros() - 3_600_000_000);
@@ -92,10 +108,15 @@ async function main(): Promise<void> {
     const short = withHistory(new Seeder(long.modified + 1000), 0, SHORT);
     const seeding = performance.now();
     await store.bulkInsert([long, short]);
-    console.log(`seeded ${revisions} + ${SHORT} revisions in ${Math.round(performance.now() - seeding)} ms (${mongodbUri ? 'MongoDB' : 'embedded'})`);
+    console.log(
+      `seeded ${revisions} + ${SHORT} revisions in ${Math.round(performance.now() - seeding)} ms (${mongodbUri ? 'MongoDB' : 'embedded'})`,
+    );
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const pages: Record<string, string> = {};
-    for (const [name, record, count] of [['long', long, revisions], ['short', short, SHORT]] as const) {
+    for (const [name, record, count] of [
+      ['long', long, revisions],
+      ['short', short, SHORT],
+    ] as const) {
       const path = `${address}/api/0.1/assets/${record.id}/revisions`;
       pages[`${name} first`] = `${path}?limit=${limit}`;
       pages[`${name} last`] = `${path}?offset=${count - limit}&limit=${limit}`;

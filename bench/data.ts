@@ -2,16 +2,16 @@
  * What the benchmark sends and seeds: a claimRights creation payload (the shape brokers send), and ready-made
  * pending records built from it by the registry's own domain code, for `store.bulkInsert`.
  */
-import { buildNewAsset } from '../../src/domain/asset.js';
-import { formatDate, dayOf } from '../../src/domain/dates.js';
-import { formatAssetId, hashToken, newId } from '../../src/domain/ids.js';
-import type { JsonObject } from '../../src/domain/json.js';
-import { checkAsset, checkInput } from '../../src/domain/validation.js';
-import { creatableFields } from '../../src/domain/workflow.js';
-import type { RecordDraft } from '../../src/store/types.js';
+import { buildNewAsset } from '../src/domain/asset.js';
+import { formatDate, dayOf } from '../src/domain/dates.js';
+import { formatAssetId, hashToken, newId } from '../src/domain/ids.js';
+import type { JsonObject } from '../src/domain/json.js';
+import { checkAsset, checkInput } from '../src/domain/validation.js';
+import { creatableFields } from '../src/domain/workflow.js';
+import type { RecordDraft } from '../src/store/types.js';
 
 export const BENCH_TZ = 'Europe/Kyiv';
-export const ASSET_ID_PREFIX = 'UA-AR-DGF';
+const ASSET_ID_PREFIX = 'UA-AR-DGF';
 /** The owner token of every seeded record (the PATCH scenario edits them as their owner). */
 export const OWNER_TOKEN = '0123456789abcdef0123456789abcdef';
 /** auth.ini names of the bench's keys. */

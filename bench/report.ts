@@ -1,5 +1,5 @@
 /**
- * The benchmark's result file format, the targets of issue 6, and docs/performance.md with its chart
+ * The benchmark's result file format, its targets, and docs/performance.md with its chart
  * (docs/performance-scaling.svg), both written from one result.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ export interface Measure {
   /** Responses whose status was not the expected one (200, 201 for creation). */
   unexpected: number;
   errors: number;
-  /** Cores the registry (and, on MongoDB, the engine on this machine) used meanwhile (absent before issue 19). */
+  /** Cores the registry (and, on MongoDB, the engine on this machine) used meanwhile (absent in older results). */
   cpu?: CpuUse;
 }
 
@@ -53,13 +53,11 @@ export function serverNote(server: MongoServer): string | undefined {
   return (
     `These figures were taken on ${server.version} (PostgreSQL on this machine, durability off), a stand-in ` +
     'for MongoDB. What carries over to a MongoDB replica set: the round trips of each operation ' +
-    '(test/store/mongo-round-trips.test.ts) and the index each read uses (test/store/mongo-explain.test.ts). What is ' +
+    '(test/store/mongo/round-trips.test.ts) and the index each read uses (test/store/mongo/explain.test.ts). What is ' +
     "the engine's, and would move on a replica set: the time per command (the engine column is its CPU); listing " +
     'pages, which DocumentDB sorts after its index scan (a cost growing with the rows in the range) where MongoDB ' +
-    'reads the index in order and stops at the limit; creates and PATCHes, which take their stamp by ' +
-    'compare-and-set here (no `$$NOW` in update pipelines: one round trip more, retried under concurrent writers) ' +
-    'and are acknowledged by one server with fsync off, where a replica set waits for a majority and its journal; ' +
-    'the change stream, polled here every 20 ms, pushed by a replica set.'
+    'reads the index in order and stops at the limit; creates and PATCHes, acknowledged by one server with fsync ' +
+    'off, where a replica set waits for a majority and its journal.'
   );
 }
 
@@ -70,37 +68,37 @@ export interface BenchResults {
   command: string;
   quick: boolean;
   store: 'embedded' | 'mongodb';
-  /** With the MongoDB store: which server (absent in results before issue 14). */
+  /** With the MongoDB store: which server (absent in older results). */
   mongoServer?: MongoServer;
   machine: { cpu: string; cores: number; memoryGB: number; os: string; node: string };
   pinning: string;
   settings: { connections: number; durationSeconds: number; warmupSeconds: number; registryLogLevel: string };
   /**
-   * The limit (issue 23): the bare server answering the scenario's exact bytes, measured right before each
-   * scenario (`pairedWith`). Absent in results before issue 23, whose ratios are to the object route.
+   * The limit: the bare server answering the scenario's exact bytes, measured right before each scenario
+   * (`pairedWith`). Absent in older results, whose ratios are to the object route.
    */
   limit?: (Measure & { pairedWith?: string })[];
-  /** The object route (issue 6's reference), measured right before each scenario (`pairedWith`). */
+  /** The object route, the older reference, measured right before each scenario (`pairedWith`). */
   bare: (Measure & { pairedWith?: string })[];
   scenarios: Partial<Record<'read' | 'listing' | 'listingFields' | 'create' | 'patch', Measure>>;
-  /** Each scenario's requests/s over its own limit measurement (over the object route's before issue 23). */
+  /** Each scenario's requests/s over its own limit measurement (over the object route's in older results). */
   ratios: Record<string, number>;
-  /** Each scenario's requests/s over its own object-route measurement (issue 23 on; before, that was `ratios`). */
+  /** Each scenario's requests/s over its own object-route measurement (`ratios` in older results). */
   ratiosToObjectRoute?: Record<string, number>;
   startupMs: { assets: number; ms: number }[];
   scaling: ScalingPoint[];
   peakRssMB: number;
-  /** The change stream at the first size, per number of connected streams (absent in results before issue 13). */
+  /** The change stream at the first size, per number of connected streams (absent in older results). */
   streams?: StreamMeasure[];
 }
 
-/** Issue 13's targets for the change stream, on the embedded store: p99 by number of connected streams. */
+/** The change stream's targets, on the embedded store: p99 by number of connected streams. */
 const STREAM_TARGETS: [streams: number, p99Ms: number][] = [
   [100, 100],
   [1000, 250],
 ];
 
-export interface TargetRow {
+interface TargetRow {
   target: string;
   measured: string;
   met: boolean | undefined;
@@ -109,7 +107,7 @@ export interface TargetRow {
 const fmt = (n: number) => n.toLocaleString('en');
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 
-export function evaluateTargets(r: BenchResults): TargetRow[] {
+function evaluateTargets(r: BenchResults): TargetRow[] {
   const rows: TargetRow[] = [];
   const reference = r.limit === undefined ? 'the bare route (object)' : 'the limit (same bytes)';
   const ratio = (name: string, label: string, min: number) => {
@@ -120,7 +118,6 @@ export function evaluateTargets(r: BenchResults): TargetRow[] {
       met: value === undefined ? undefined : value >= min,
     });
   };
-  // Issue 23's targets, to the limit (issue 14 asked for 0.7, 0.35, 0.25, 0.2 and 0.2 of the object route).
   ratio('read', 'Read one asset', 0.7);
   ratio('listing', 'Listing page of 100', 0.5);
   ratio('listingFields', 'Listing page of 100 with opt_fields=status,assetID', 0.4);
@@ -135,7 +132,7 @@ export function evaluateTargets(r: BenchResults): TargetRow[] {
     met: p99s.length === 0 ? undefined : worst[1] < 20,
   });
 
-  // The embedded store's target is at 1,000,000 assets; the MongoDB run's (issue 19) at 100,000.
+  // The embedded store's target is at 1,000,000 assets; the MongoDB run's at 100,000.
   const largeSize = r.store === 'mongodb' ? 100_000 : 1_000_000;
   const small = r.scaling.find((p) => p.assets === 10_000);
   const large = r.scaling.find((p) => p.assets === largeSize);
@@ -148,9 +145,17 @@ export function evaluateTargets(r: BenchResults): TargetRow[] {
       measured: `${fixed(worstSlowdown)}× (start of feed ${fixed(start)}×, end of feed ${fixed(end)}×; throughput 10k ÷ ${largeSize >= 1_000_000 ? `${largeSize / 1_000_000}M` : `${largeSize / 1000}k`})`,
       met: worstSlowdown <= 1.5,
     });
-    rows.push({ target: `RSS < 250 MB with ${fmt(largeSize)} assets`, measured: `${large.rssMB} MB (peak, VmHWM)`, met: large.rssMB < 250 });
+    rows.push({
+      target: `RSS < 250 MB with ${fmt(largeSize)} assets`,
+      measured: `${large.rssMB} MB (peak, VmHWM)`,
+      met: large.rssMB < 250,
+    });
   } else {
-    rows.push({ target: `Listing page at ${fmt(largeSize)} within 1.5× of 10,000`, measured: 'not measured', met: undefined });
+    rows.push({
+      target: `Listing page at ${fmt(largeSize)} within 1.5× of 10,000`,
+      measured: 'not measured',
+      met: undefined,
+    });
     rows.push({ target: `RSS < 250 MB with ${fmt(largeSize)} assets`, measured: 'not measured', met: undefined });
   }
   for (const [streams, limit] of STREAM_TARGETS) {
@@ -158,7 +163,10 @@ export function evaluateTargets(r: BenchResults): TargetRow[] {
     const complete = m !== undefined && m.delivered === m.streams * m.events;
     rows.push({
       target: `Change stream p99 ≤ ${limit} ms with ${fmt(streams)} streams (embedded store)`,
-      measured: m === undefined ? 'not measured' : `${m.p99} ms (p50 ${m.p50}, max ${m.max}; ${complete ? 'every event arrived' : `${fmt(m.delivered)} of ${fmt(m.streams * m.events)} arrived`})`,
+      measured:
+        m === undefined
+          ? 'not measured'
+          : `${m.p99} ms (p50 ${m.p50}, max ${m.max}; ${complete ? 'every event arrived' : `${fmt(m.delivered)} of ${fmt(m.streams * m.events)} arrived`})`,
       met: m === undefined || r.store !== 'embedded' ? undefined : complete && m.p99 <= limit,
     });
   }
@@ -192,7 +200,7 @@ function niceMax(value: number): number {
 }
 
 /** Two panels over registry size (log scale): requests/s, and p50/p99 latency. */
-export function scalingChart(points: ScalingPoint[]): string {
+function scalingChart(points: ScalingPoint[]): string {
   const width = 900;
   const height = 360;
   const panelW = 370;
@@ -211,10 +219,17 @@ export function scalingChart(points: ScalingPoint[]): string {
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
   );
 
-  const panel = (left: number, title: string, unit: string, values: { color: string; dash?: string; get: (p: ScalingPoint) => number }[]) => {
+  const panel = (
+    left: number,
+    title: string,
+    unit: string,
+    values: { color: string; dash?: string; get: (p: ScalingPoint) => number }[],
+  ) => {
     const maxValue = niceMax(Math.max(...values.flatMap((v) => points.map(v.get))) * 1.1);
     const y = (value: number) => top + panelH - (value / maxValue) * panelH;
-    out.push(`<text x="${left + panelW / 2}" y="${top - 22}" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(title)}</text>`);
+    out.push(
+      `<text x="${left + panelW / 2}" y="${top - 22}" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
+    );
     for (let i = 0; i <= 4; i++) {
       const value = (maxValue / 4) * i;
       out.push(
@@ -222,15 +237,21 @@ export function scalingChart(points: ScalingPoint[]): string {
         `<text x="${left - 6}" y="${y(value) + 4}" text-anchor="end">${fmt(Math.round(value * 10) / 10)}</text>`,
       );
     }
-    out.push(`<text x="${left - 50}" y="${top + panelH / 2}" transform="rotate(-90 ${left - 50} ${top + panelH / 2})" text-anchor="middle">${unit}</text>`);
+    out.push(
+      `<text x="${left - 50}" y="${top + panelH / 2}" transform="rotate(-90 ${left - 50} ${top + panelH / 2})" text-anchor="middle">${unit}</text>`,
+    );
     for (const assets of sizes) {
       out.push(`<text x="${x(left, assets)}" y="${top + panelH + 18}" text-anchor="middle">${fmt(assets)}</text>`);
     }
-    out.push(`<text x="${left + panelW / 2}" y="${top + panelH + 36}" text-anchor="middle">assets in the registry (log scale)</text>`);
+    out.push(
+      `<text x="${left + panelW / 2}" y="${top + panelH + 36}" text-anchor="middle">assets in the registry (log scale)</text>`,
+    );
     out.push(`<rect x="${left}" y="${top}" width="${panelW}" height="${panelH}" fill="none" stroke="#888"/>`);
     for (const v of values) {
       const coords = points.map((p) => `${x(left, p.assets).toFixed(1)},${y(v.get(p)).toFixed(1)}`);
-      out.push(`<polyline points="${coords.join(' ')}" fill="none" stroke="${v.color}" stroke-width="2"${v.dash ? ` stroke-dasharray="${v.dash}"` : ''}/>`);
+      out.push(
+        `<polyline points="${coords.join(' ')}" fill="none" stroke="${v.color}" stroke-width="2"${v.dash ? ` stroke-dasharray="${v.dash}"` : ''}/>`,
+      );
       for (const c of coords) {
         const [cx, cy] = c.split(',');
         out.push(`<circle cx="${cx}" cy="${cy}" r="3.5" fill="${v.color}"/>`);
@@ -238,7 +259,12 @@ export function scalingChart(points: ScalingPoint[]): string {
     }
   };
 
-  panel(lefts[0]!, 'Throughput', 'requests/s', SERIES.map((s) => ({ color: s.color, get: (p: ScalingPoint) => p[s.key].rps })));
+  panel(
+    lefts[0]!,
+    'Throughput',
+    'requests/s',
+    SERIES.map((s) => ({ color: s.color, get: (p: ScalingPoint) => p[s.key].rps })),
+  );
   panel(lefts[1]!, 'Latency (solid p50, dashed p99)', 'ms', [
     ...SERIES.map((s) => ({ color: s.color, get: (p: ScalingPoint) => p[s.key].p50 })),
     ...SERIES.map((s) => ({ color: s.color, dash: '5,4', get: (p: ScalingPoint) => p[s.key].p99 })),
@@ -252,7 +278,7 @@ export function scalingChart(points: ScalingPoint[]): string {
     legendX += 200;
   }
   out.push('</svg>');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 // ---------------------------------------------------------------- markdown
@@ -270,21 +296,24 @@ function measureRow(name: string, m: Measure | undefined, ratio?: number, object
   return `| ${name} | ${fmt(m.rps)}${bad} | ${m.p50} | ${m.p99} | ${fmt(m.bytesPerResponse)} | ${ratioText(ratio)} | ${ratioText(objectRatio)} | ${cpuText(m)} |`;
 }
 
-/** Where a result's page, chart and prose are: the MongoDB run has its own. */
-export function reportFiles(r: Pick<BenchResults, 'store'>): { page: string; chart: string; notes: string } {
+/** Where a result's page and chart are: the MongoDB run has its own. */
+function reportFiles(r: Pick<BenchResults, 'store'>): { page: string; chart: string } {
   return r.store === 'mongodb'
-    ? { page: 'docs/performance-mongodb.md', chart: 'docs/performance-mongodb-scaling.svg', notes: 'scripts/bench/notes-mongodb.md' }
-    : { page: 'docs/performance.md', chart: 'docs/performance-scaling.svg', notes: 'scripts/bench/notes.md' };
+    ? { page: 'docs/performance-mongodb.md', chart: 'docs/performance-mongodb-scaling.svg' }
+    : { page: 'docs/performance.md', chart: 'docs/performance-scaling.svg' };
 }
 
-export function performanceMarkdown(r: BenchResults, notes: string): string {
+/** The line of a page after which its prose begins: written by hand, kept as it is when the figures are rewritten. */
+const PROSE_MARKER = '<!-- The prose below is written by hand: `npm run bench` keeps it as it is. -->';
+
+function performanceMarkdown(r: BenchResults, prose: string): string {
   const targets = evaluateTargets(r);
   const files = reportFiles(r);
   const mark = (met: boolean | undefined) => (met === undefined ? '–' : met ? '**met**' : '**missed**');
   const lines = [
     r.store === 'mongodb' ? '# Performance on MongoDB' : '# Performance',
     '',
-    `<!-- Written by \`npm run bench\` (scripts/bench.ts) from its latest result; edit ${files.notes} for the prose. -->`,
+    '<!-- Written by `npm run bench` (bench/run.ts) from its latest result, down to the prose, which it keeps. -->',
     '',
     `Latest figures: ${r.timestamp.slice(0, 16).replace('T', ' ')} UTC, ${r.store === 'embedded' ? 'embedded store (SQLite)' : 'MongoDB'}, ` +
       `result file \`${r.resultFile ?? 'none'}\`.`,
@@ -326,8 +355,18 @@ export function performanceMarkdown(r: BenchResults, notes: string): string {
         ['patch', 'PATCH (`PATCH /assets/{id}`, a title, random of 1,000 assets)'],
       ] as const
     ).flatMap(([key, label]) => [
-      ...(r.limit === undefined ? [] : [measureRow(`limit (same bytes), before ${key}`, r.limit.find((b) => b.pairedWith === key))]),
-      measureRow(`object route, before ${key}`, r.bare.find((b) => b.pairedWith === key)),
+      ...(r.limit === undefined
+        ? []
+        : [
+            measureRow(
+              `limit (same bytes), before ${key}`,
+              r.limit.find((b) => b.pairedWith === key),
+            ),
+          ]),
+      measureRow(
+        `object route, before ${key}`,
+        r.bare.find((b) => b.pairedWith === key),
+      ),
       r.limit === undefined
         ? measureRow(label, r.scenarios[key], undefined, r.ratios[key])
         : measureRow(label, r.scenarios[key], r.ratios[key], r.ratiosToObjectRoute?.[key]),
@@ -338,8 +377,8 @@ export function performanceMarkdown(r: BenchResults, notes: string): string {
     'Seeded through `store.bulkInsert` (pending assets, in the feed); at each size the registry is restarted and measured: ' +
       'reads of ids drawn at random from the whole store (as configured: at the larger sizes most of them miss the served cache, ' +
       'and they fill it), then, on a second registry started without the cache (`CACHE_MB=0`, which would serve every page after ' +
-      'the first from memory), the first page of the feed and the last page (an `offset` 100 rows before the end): the store\'s own growth. ' +
-      'Peak RSS is the larger of the two processes\'.',
+      "the first from memory), the first page of the feed and the last page (an `offset` 100 rows before the end): the store's own growth. " +
+      "Peak RSS is the larger of the two processes'.",
     '',
     `![Throughput and latency against registry size](${files.chart.slice('docs/'.length)})`,
     '',
@@ -352,7 +391,9 @@ export function performanceMarkdown(r: BenchResults, notes: string): string {
     ),
     '',
     ...streamSection(r),
-    notes.trim(),
+    PROSE_MARKER,
+    '',
+    prose.trim(),
     '',
   ];
   return lines.join('\n');
@@ -365,31 +406,40 @@ function streamSection(r: BenchResults): string[] {
     '',
     'At the first size, with N streams (`GET /assets/changes`, one socket each, started at the head of the feed) ' +
       `connected to the registry: a PATCH every ${interval ?? '–'} ms, and for each the time from its answer to the arrival of its event on every ` +
-      'stream (p50/p99/max over all streams and changes); RSS is the registry process\'s while the streams are connected.',
+      "stream (p50/p99/max over all streams and changes); RSS is the registry process's while the streams are connected.",
     '',
     '| Streams | changes | delivered | p50 ms | p99 ms | max ms | RSS MB |',
     '|---|---|---|---|---|---|---|',
   ];
-  if (r.streams === undefined || r.streams.length === 0) return [...lines, '| not measured in this run | | | | | | |', ''];
+  if (r.streams === undefined || r.streams.length === 0)
+    return [...lines, '| not measured in this run | | | | | | |', ''];
   return [
     ...lines,
-    ...r.streams.map((m) => `| ${fmt(m.streams)} | ${m.events} | ${fmt(m.delivered)} of ${fmt(m.streams * m.events)} | ${m.p50} | ${m.p99} | ${m.max} | ${m.rssMB} |`),
+    ...r.streams.map(
+      (m) =>
+        `| ${fmt(m.streams)} | ${m.events} | ${fmt(m.delivered)} of ${fmt(m.streams * m.events)} | ${m.p50} | ${m.p99} | ${m.max} | ${m.rssMB} |`,
+    ),
     '',
   ];
 }
 
-/** Writes the result's page and chart (reportFiles); answers their paths. */
-export function writeReport(r: BenchResults, root: string, notes = readNotes(root, reportFiles(r).notes)): string[] {
+/** Writes the result's page (its prose kept) and chart (reportFiles); answers their paths. */
+export function writeReport(r: BenchResults, root: string): string[] {
   const files = reportFiles(r);
+  const prose = readProse(join(root, files.page));
   writeFileSync(join(root, files.chart), scalingChart(r.scaling));
-  writeFileSync(join(root, files.page), performanceMarkdown(r, notes));
+  writeFileSync(join(root, files.page), performanceMarkdown(r, prose));
   return [files.page, files.chart];
 }
 
-function readNotes(root: string, path: string): string {
+/** The prose of a page: what follows its PROSE_MARKER; none when the page or the marker is missing. */
+function readProse(page: string): string {
+  let text: string;
   try {
-    return readFileSync(join(root, path), 'utf8');
+    text = readFileSync(page, 'utf8');
   } catch {
     return '';
   }
+  const at = text.indexOf(PROSE_MARKER);
+  return at === -1 ? '' : text.slice(at + PROSE_MARKER.length);
 }

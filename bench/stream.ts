@@ -1,5 +1,5 @@
 /**
- * The change stream's latency (issue 13): with N streams connected to one registry node, how long from the answer
+ * The change stream's latency: with N streams connected to one registry node, how long from the answer
  * to a PATCH until its event has arrived on each stream (p50/p99/max over every stream and event), and the node's
  * RSS while they are connected. Streams are plain `node:http` requests, one socket each; they start at the head of
  * the feed (`offset` = its last entry), so only the measured changes are sent.
@@ -52,34 +52,43 @@ interface OpenStream {
 function openStream(url: string, path: string, cookie: string): Promise<OpenStream> {
   return new Promise((resolve, reject) => {
     const arrivals = new Map<string, number>();
-    const request = httpRequest(url + path, { agent: false, headers: { cookie, accept: 'text/event-stream' } }, (res: IncomingMessage) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`stream answered ${res.statusCode}`));
-        res.resume();
-        return;
-      }
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const at = performance.now();
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const id = /^id: (.*)$/m.exec(block)?.[1];
-          if (id !== undefined) arrivals.set(id, at);
+    const request = httpRequest(
+      url + path,
+      { agent: false, headers: { cookie, accept: 'text/event-stream' } },
+      (res: IncomingMessage) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`stream answered ${res.statusCode}`));
+          res.resume();
+          return;
         }
-      });
-      res.on('error', () => undefined);
-      resolve({ request, arrivals });
-    });
+        res.setEncoding('utf8');
+        let buffer = '';
+        res.on('data', (chunk: string) => {
+          const at = performance.now();
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const id = /^id: (.*)$/m.exec(block)?.[1];
+            if (id !== undefined) arrivals.set(id, at);
+          }
+        });
+        res.on('error', () => undefined);
+        resolve({ request, arrivals });
+      },
+    );
     request.on('error', reject);
     request.end();
   });
 }
 
-function send(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+function send(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url + path, { method, headers }, (res) => {
       let text = '';
@@ -108,7 +117,9 @@ async function measureOne(options: StreamBenchOptions, count: number): Promise<S
   const path = `${API}/assets/changes?offset=${encodeURIComponent(offset)}`;
   const streams: OpenStream[] = [];
   for (let i = 0; i < count; i += 50) {
-    streams.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => openStream(url, path, cookie)))));
+    streams.push(
+      ...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => openStream(url, path, cookie)))),
+    );
   }
   // Every stream reads its first (empty) page and joins the node's shared reader.
   await sleep(500);

@@ -1,11 +1,11 @@
 /**
  * `npm run bench:import -- [--assets 10000] [--revisions 20] [--page-size 500] [--from <CouchDB server URL>]`:
- * the import's rate (decisions.md §14). Seeds a database with generated original-shaped assets (scripts/bench/
- * original.ts: hidden fields, plain owner tokens, SHA-512 transfer tokens, `revisions` as reverse patches), imports
+ * the import's rate (docs/decisions/0039-import-resumable-into-an-empty-store.md). Seeds a database with generated original-shaped assets (bench/original.ts:
+ * hidden fields, plain owner tokens, SHA-512 transfer tokens, `revisions` as reverse patches), imports
  * it into a fresh store (a temporary DATA_DIR, or a fresh database on MONGODB_URI's server) and prints assets and
  * revisions per second and the store's size after it.
  *
- * Without `--from` the database is served by the in-memory CouchDB API of the tests (scripts/bench/couchdb.ts);
+ * Without `--from` the database is served by the in-memory CouchDB API of the tests (bench/couchdb.ts);
  * with it, a real CouchDB server (`http://admin:secret@127.0.0.1:5984/`) gets a database of its own, deleted after.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import nano from 'nano';
-import { runImport } from '../../src/services/import/run.js';
-import { openCouchSource } from '../../src/services/import/source.js';
-import { openStore } from '../../src/store/index.js';
+import { runImport } from '../src/services/import/run.js';
+import { openCouchSource } from '../src/services/import/source.js';
+import { openImportStore } from '../src/store/index.js';
 import { startCouch } from './couchdb.js';
 import { generateAssets, ORIGINAL_TZ } from './original.js';
 
@@ -68,15 +68,20 @@ async function main(): Promise<void> {
     const db = couch.use(database);
     const start = Date.UTC(2019, 0, 1) * 1000;
     for (let from = 0; from < assets; from += SEED_BATCH) {
-      const docs = generateAssets(Math.min(SEED_BATCH, assets - from), revisions, start + from * revisions * 1000, from);
+      const docs = generateAssets(
+        Math.min(SEED_BATCH, assets - from),
+        revisions,
+        start + from * revisions * 1000,
+        from,
+      );
       await db.bulk({ docs });
     }
     process.stderr.write(`seeded ${assets} assets × ${revisions} revisions into ${database}\n`);
 
-    const store = await openStore({ dataDir, mongodbUri, timeZone: ORIGINAL_TZ });
+    const store = await openImportStore({ dataDir, mongodbUri, timeZone: ORIGINAL_TZ });
     const source = await openCouchSource(`${server.replace(/\/?$/, '/')}${database}`);
     const began = performance.now();
-    const result = await runImport({ store, source, timeZone: ORIGINAL_TZ, pageSize });
+    const result = await runImport({ store, source, timeZone: ORIGINAL_TZ, bodyLimit: 1024 * 1024, pageSize });
     const seconds = (performance.now() - began) / 1000;
     await store.close();
     const bytes = mongodbUri ? await mongoBytes(mongodbUri) : await folderBytes(dataDir);
@@ -92,7 +97,10 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
     if (mongodbUri) {
       const client = new MongoClient(mongodbUri);
-      await client.db().dropDatabase().finally(() => client.close());
+      await client
+        .db()
+        .dropDatabase()
+        .finally(() => client.close());
     }
   }
 }

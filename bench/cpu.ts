@@ -17,7 +17,7 @@ const TICKS = (() => {
 })();
 
 /** Seconds of CPU (user + system) a process has used so far; undefined when it is gone (or not on Linux). */
-export function cpuSeconds(pid: number): number | undefined {
+function cpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The fields after the command name (which may hold spaces) start at field 3; utime is 14, stime 15.
@@ -36,9 +36,13 @@ export function cpuSeconds(pid: number): number | undefined {
  */
 export function enginePids(uri: string): number[] {
   const given = process.env.BENCH_ENGINE_PIDS;
-  if (given) return given.split(',').map(Number).filter((pid) => pid > 0);
+  if (given)
+    return given
+      .split(',')
+      .map(Number)
+      .filter((pid) => pid > 0);
   const port = /^mongodb:\/\/(?:[^@/]*@)?[^/:,]+:(\d+)/.exec(uri)?.[1] ?? '27017';
-  const runDir = join(process.env.FERRETDB_RUN_DIR ?? join(tmpdir(), 'claimrights-ferretdb2'), port) + '/';
+  const runDir = `${join(process.env.FERRETDB_RUN_DIR ?? join(tmpdir(), 'claimrights-ferretdb2'), port)}/`;
   const pids: number[] = [];
   let entries: string[];
   try {

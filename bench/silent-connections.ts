@@ -1,6 +1,6 @@
 /**
  * How many silent connections a registry node with 1,024 file descriptors survives while a normal client is still
- * served (decisions.md §15). The node runs as a child process under `ulimit -n 1024` with the default settings
+ * served (docs/decisions/0042-connection-bounds.md). The node runs as a child process under `ulimit -n 1024` with the default settings
  * (MAX_CONNECTIONS_PER_CLIENT 256, REQUEST_TIMEOUT 30 s, longer than the whole run). Attackers open connections
  * that never send a byte, in steps, from one loopback address and then from many (127.0.0.2, .3, …, each up to
  * the cap and beyond); after every step a normal client on 127.0.0.1 makes a fresh connection and reads the
@@ -39,11 +39,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startNode(port: number, dataDir: string): Promise<() => Promise<void>> {
   const child = spawn('bash', ['-c', `ulimit -n ${FD_LIMIT} && exec node --import tsx src/server.ts`], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MONGODB_URI: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      MONGODB_URI: '',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   for (let i = 0; i < 200; i++) {
     if (await served(port)) {
@@ -86,13 +95,19 @@ function silentConnection(port: number, localAddress: string): Promise<Socket> {
   });
 }
 
-async function scenario(name: string, port: number, addresses: (index: number) => string): Promise<Record<string, unknown>> {
+async function scenario(
+  name: string,
+  port: number,
+  addresses: (index: number) => string,
+): Promise<Record<string, unknown>> {
   const sockets: Socket[] = [];
   let lastServedAt: number | undefined;
   let firstFailedAt: number | undefined;
   let heldWhenLastServed = 0;
   for (let opened = 0; opened < MAX; ) {
-    const batch = await Promise.all(Array.from({ length: STEP }, (_, i) => silentConnection(port, addresses(opened + i))));
+    const batch = await Promise.all(
+      Array.from({ length: STEP }, (_, i) => silentConnection(port, addresses(opened + i))),
+    );
     sockets.push(...batch);
     opened += STEP;
     await sleep(SETTLE);
@@ -111,7 +126,13 @@ async function scenario(name: string, port: number, addresses: (index: number) =
   await sleep(500);
   // Once the attacker lets go, the node serves again (it did not fall over when it ran out of descriptors).
   const servedAfterwards = await served(port);
-  return { scenario: name, opened: lastServedAt, heldWhenLastServed, normalClientFirstFailedAt: firstFailedAt ?? null, servedAfterwards };
+  return {
+    scenario: name,
+    opened: lastServedAt,
+    heldWhenLastServed,
+    normalClientFirstFailedAt: firstFailedAt ?? null,
+    servedAfterwards,
+  };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'registry-silent-'));
@@ -121,7 +142,11 @@ process.once('SIGINT', () => void stop().then(() => process.exit(130)));
 try {
   const results = [
     await scenario('one address', port, () => '127.0.0.2'),
-    await scenario('many addresses', port, (index) => `127.0.${1 + Math.floor(index / CAP / 250)}.${2 + (Math.floor(index / CAP) % 250)}`),
+    await scenario(
+      'many addresses',
+      port,
+      (index) => `127.0.${1 + Math.floor(index / CAP / 250)}.${2 + (Math.floor(index / CAP) % 250)}`,
+    ),
   ];
   process.stdout.write(`${JSON.stringify({ fdLimit: FD_LIMIT, maxConnectionsPerClient: CAP, results })}\n`);
 } finally {

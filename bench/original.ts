@@ -1,12 +1,12 @@
 /**
- * Documents shaped as the original registry stored them in CouchDB (behaviour §3.1, §5; decisions.md §14): an
+ * Documents shaped as the original registry stored them in CouchDB (behaviour §3.1, §5; docs/decisions/0040-what-the-import-keeps.md, docs/decisions/0041-import-rebuilds-histories.md): an
  * asset with its hidden fields (`_id`, `doc_type`, `owner_token`, `transfer_token`, `revisions`), each revision's
  * `changes` a JSON Patch from the document after it back to the one before (made as the original made them, with
- * the same diff), and transfers. Used by the import's tests and its benchmark (scripts/bench/import.ts).
+ * the same diff), and transfers. Used by the import's tests and its benchmark (bench/import.ts).
  */
 import { createHash } from 'node:crypto';
 import fastJsonPatch from 'fast-json-patch';
-import { formatDate } from '../../src/domain/dates.js';
+import { formatDate } from '../src/domain/dates.js';
 
 const { compare, deepClone } = fastJsonPatch;
 
@@ -37,7 +37,12 @@ export function storedAsset(id: string, steps: readonly Step[]): Doc {
   for (const step of steps) {
     const after = { id, ...deepClone(step.after) };
     delete after.dateModified;
-    revisions.push({ author: step.author, date: step.date, changes: compare(after, before), rev: `${revisions.length + 1}-x` });
+    revisions.push({
+      author: step.author,
+      date: step.date,
+      changes: compare(after, before),
+      rev: `${revisions.length + 1}-x`,
+    });
     before = after;
   }
   const last = steps[steps.length - 1]!;
@@ -46,8 +51,22 @@ export function storedAsset(id: string, steps: readonly Step[]): Doc {
 }
 
 /** A stored transfer: its owner token and transfer token as SHA-512 digests, `usedFor` once applied. */
-export function storedTransfer(id: string, owner: string, token: string, transfer: string, date: string, usedFor?: string): Doc {
-  const doc: Doc = { _id: id, doc_type: 'Transfer', owner, access_token: sha512Hex(token), transfer_token: sha512Hex(transfer), date };
+export function storedTransfer(
+  id: string,
+  owner: string,
+  token: string,
+  transfer: string,
+  date: string,
+  usedFor?: string,
+): Doc {
+  const doc: Doc = {
+    _id: id,
+    doc_type: 'Transfer',
+    owner,
+    access_token: sha512Hex(token),
+    transfer_token: sha512Hex(transfer),
+    date,
+  };
   if (usedFor !== undefined) doc.usedFor = usedFor;
   return doc;
 }
@@ -65,7 +84,13 @@ export function servedFields(index: number): Doc {
     assetCustodian: {
       name: 'ПАТ "Банк"',
       identifier: { scheme: 'UA-EDR', id: '00037256', legalName: 'ПАТ "Банк"' },
-      address: { countryName: 'Україна', postalCode: '01220', region: 'м. Київ', locality: 'м. Київ', streetAddress: 'вул. Банкова, 11' },
+      address: {
+        countryName: 'Україна',
+        postalCode: '01220',
+        region: 'м. Київ',
+        locality: 'м. Київ',
+        streetAddress: 'вул. Банкова, 11',
+      },
       contactPoint: { name: 'Державне управління справами', telephone: '0440000000' },
     },
   };
@@ -83,10 +108,16 @@ export function generateAssets(count: number, revisions: number, startMicros: nu
     const id = createHash('md5').update(`asset-${n}`).digest('hex');
     const day = formatDate(startMicros, ORIGINAL_TZ).slice(0, 10);
     const hidden = { owner_token: tokenOf(id), transfer_token: sha512Hex(transferTokenOf(id)) };
-    const base: Doc = { ...servedFields(n), owner: 'broker', assetID: `UA-AR-DGF-${day}-${String(n + 1).padStart(6, '0')}`, ...hidden };
+    const base: Doc = {
+      ...servedFields(n),
+      owner: 'broker',
+      assetID: `UA-AR-DGF-${day}-${String(n + 1).padStart(6, '0')}`,
+      ...hidden,
+    };
     const steps: Step[] = [];
     for (let r = 0; r < revisions; r++) {
-      const date = formatDate((micros += 1000), ORIGINAL_TZ);
+      micros += 1000;
+      const date = formatDate(micros, ORIGINAL_TZ);
       const previous = steps[steps.length - 1]?.after;
       const after: Doc =
         r === 0
@@ -102,11 +133,11 @@ export function generateAssets(count: number, revisions: number, startMicros: nu
 }
 
 /** The plain owner token the generator gave asset `id`. */
-export function tokenOf(id: string): string {
+function tokenOf(id: string): string {
   return createHash('md5').update(`owner-${id}`).digest('hex');
 }
 
 /** The plain transfer token the generator gave asset `id`. */
-export function transferTokenOf(id: string): string {
+function transferTokenOf(id: string): string {
   return createHash('md5').update(`transfer-${id}`).digest('hex');
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: how close the registry runs to a bare Fastify route on this machine, and how its cost grows
- * with the number of assets (issue 6).
+ * with the number of assets.
  *
  *   npm run bench                 full run: scenarios at 10,000 assets, then scaling to 100,000 and 1,000,000;
  *                                 writes bench/results/<timestamp>.json, docs/performance.md and
@@ -11,11 +11,11 @@
  *   npm run bench -- --report bench/results/<file>.json
  *                                 rewrites docs/performance.md and the chart from a saved result
  *   npm run bench -- --ds-upload  the document service instead: upload MB/s and the server's peak RSS for a
- *                                 100 MiB file (scripts/bench/ds-upload.ts; --size, --runs, --no-build)
+ *                                 100 MiB file (bench/ds-upload.ts; --size, --runs, --no-build)
  *
  *   npm run bench -- --quick --profile
  *                                 each scenario on a registry of its own under `node --cpu-prof`: where its time
- *                                 goes (scripts/bench/profile.ts), profiles kept in bench/profiles/<scenario>/
+ *                                 goes (bench/profile.ts), profiles kept in bench/profiles/<scenario>/
  *
  *   npm run bench -- --stream-only --sizes 1000 --stream-counts 1,10
  *                                 only the change stream's latency (a quick try; nothing is written)
@@ -24,16 +24,16 @@
  * --log-level L (the registry's LOG_LEVEL, default warn), --no-pin, --keep (keep the temporary store),
  * --stream-counts 1,100,1000 (connected change streams), --stream-events N (50 changes per count),
  * --stream-interval MS (100 between changes). The change stream is measured at the first size, after the four
- * scenarios (scripts/bench/stream.ts).
+ * scenarios (bench/stream.ts).
  * MONGODB_URI set: the registry runs on MongoDB (a fresh database, dropped at the end) instead of SQLite, at
  * 10,000 and 100,000 assets unless --sizes says otherwise; each measurement also gives the CPU of the engine's
- * processes when they run on this machine (scripts/bench/cpu.ts: FerretDB and PostgreSQL started by
+ * processes when they run on this machine (bench/cpu.ts: FerretDB and PostgreSQL started by
  * scripts/ferretdb.sh, or a mongod), and the run writes bench/results/<timestamp>-mongodb.json and
- * docs/performance-mongodb.md (prose: scripts/bench/notes-mongodb.md), which says which figures are the engine's.
+ * docs/performance-mongodb.md, which says which figures are the engine's.
  *
  * What runs where: the registry is the compiled service (`tsc` into bench/tmp/dist, started as
  * `node bench/tmp/dist/src/server.js`, as `npm start` does) in a child process; the bare route is another child
- * (scripts/bench/bare-server.ts); autocannon runs in this process. On a machine with 2+ cores, this process is
+ * (bench/bare-server.ts); autocannon runs in this process. On a machine with 2+ cores, this process is
  * pinned to core 0 and the servers to core 1 (taskset), so the load generator never competes with the server.
  * Seeding goes through the storage interface (`store.bulkInsert`), not HTTP.
  */
@@ -47,12 +47,19 @@ import autocannon from 'autocannon';
 import { openStore } from '../src/store/index.js';
 import type { AssetStore } from '../src/store/types.js';
 import { nowMicros } from '../src/domain/dates.js';
-import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } from './bench/data.js';
-import { serverNote, writeReport, type BenchResults, type Measure, type MongoServer, type ScalingPoint } from './bench/report.js';
-import { enginePids, startCpuMeter } from './bench/cpu.js';
-import { measureStreams } from './bench/stream.js';
-import { freePort, hasTaskset } from './bench/ports.js';
-import { formatSummary, summarise } from './bench/profile.js';
+import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } from './data.js';
+import {
+  serverNote,
+  writeReport,
+  type BenchResults,
+  type Measure,
+  type MongoServer,
+  type ScalingPoint,
+} from './report.js';
+import { enginePids, startCpuMeter } from './cpu.js';
+import { measureStreams } from './stream.js';
+import { freePort, hasTaskset } from './ports.js';
+import { formatSummary, summarise } from './profile.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API = '/api/0.1';
@@ -111,11 +118,17 @@ function send(
   options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
 ): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, timeout: options.timeoutMs ?? 2000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
-    });
+    const req = httpRequest(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, timeout: options.timeoutMs ?? 2000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`timeout: ${url}`)));
     req.on('error', reject);
     req.end(options.body);
@@ -176,6 +189,18 @@ async function startChild(args: string[], env: Record<string, string>, healthPat
     await sleep(2);
   }
   return { proc, url, startupMs: round(performance.now() - t0, 0), stderr: () => stderr };
+}
+
+/** Seconds until the revision of `id` has its transparency log index. */
+async function logIntegrated(url: string, id: string | undefined): Promise<number> {
+  const t0 = performance.now();
+  while (id !== undefined) {
+    const res = await send(`${url}${API}/assets/${id}/revisions`, { timeoutMs: 10_000 });
+    const [revision] = (JSON.parse(res.bytes.toString('utf8')) as { data: { logIndex?: number }[] }).data;
+    if (revision?.logIndex !== undefined) break;
+    await sleep(100);
+  }
+  return round((performance.now() - t0) / 1000, 1);
 }
 
 async function stopChild(child: Child): Promise<void> {
@@ -259,14 +284,16 @@ async function measure(name: string, spec: LoadSpec, registryPid?: number): Prom
   const m = await runLoad(spec, duration);
   if (meter) m.cpu = meter.stop();
   const problems = m.unexpected + m.errors > 0 ? `  (!! ${m.unexpected} unexpected statuses, ${m.errors} errors)` : '';
-  const cpu = m.cpu ? `   cpu: registry ${m.cpu.registry}${m.cpu.engine === undefined ? '' : `, engine ${m.cpu.engine}`} cores` : '';
+  const cpu = m.cpu
+    ? `   cpu: registry ${m.cpu.registry}${m.cpu.engine === undefined ? '' : `, engine ${m.cpu.engine}`} cores`
+    : '';
   log(`  ${name.padEnd(26)} ${String(m.rps).padStart(7)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms${cpu}${problems}`);
   return m;
 }
 
 /**
  * One scenario on a registry started for it under `--cpu-prof`: the profile is written when it stops, then
- * summarised (scripts/bench/profile.ts). No bare-route pairing: the figures under a profiler are not comparable.
+ * summarised (bench/profile.ts). No bare-route pairing: the figures under a profiler are not comparable.
  */
 async function profileScenario(
   key: string,
@@ -301,10 +328,14 @@ function machine(): BenchResults['machine'] {
 function buildRegistry(): string {
   const outDir = join(ROOT, 'bench/tmp/dist');
   log('building the registry (tsc) into bench/tmp/dist …');
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
   return join(outDir, 'src/server.js');
 }
 
@@ -350,7 +381,11 @@ async function main(): Promise<void> {
     engine = () => enginePids(mongoDb);
     const found = engine().length;
     log(`store: ${mongoServer.version}; seeding ${sizes.map((size) => size.toLocaleString('en')).join(', ')} assets`);
-    log(found > 0 ? `engine: ${found} processes on this machine, their CPU measured` : 'engine: not on this machine (BENCH_ENGINE_PIDS names its processes), its CPU not measured');
+    log(
+      found > 0
+        ? `engine: ${found} processes on this machine, their CPU measured`
+        : 'engine: not on this machine (BENCH_ENGINE_PIDS names its processes), its CPU not measured',
+    );
     const note = serverNote(mongoServer);
     if (note) log(note);
   }
@@ -372,7 +407,11 @@ async function main(): Promise<void> {
   const seeder = new Seeder(nowMicros() - 2 * 3600 * 1_000_000);
   const bareBody = join(workDir, 'bare-asset.json');
   writeFileSync(bareBody, JSON.stringify(seeder.sampleAsset()));
-  const bare = await startChild(['--import', 'tsx', join(ROOT, 'scripts/bench/bare-server.ts')], { BENCH_BARE_BODY: bareBody }, '/health');
+  const bare = await startChild(
+    ['--import', 'tsx', join(ROOT, 'bench/bare-server.ts')],
+    { BENCH_BARE_BODY: bareBody },
+    '/health',
+  );
 
   const openBenchStore = () => openStore({ mongodbUri: mongoDb, dataDir, timeZone: BENCH_TZ });
   let store: AssetStore = await openBenchStore();
@@ -380,20 +419,24 @@ async function main(): Promise<void> {
   /** Ids sampled across the whole seeded range, for reads by id. */
   const sampleIds: string[] = [];
   const patchIds: string[] = [];
+  /** The record seeded last: once its revision is in the transparency log, so is every seeded one. */
+  let lastSeededId: string | undefined;
 
   async function seedTo(size: number): Promise<number> {
     const t0 = performance.now();
     while (seeded < size) {
       const batch = seeder.records(seeded, Math.min(size, seeded + SEED_BATCH));
       await store.bulkInsert(batch);
-      for (let k = 0; k < 200 && k < batch.length; k++) sampleIds.push(batch[Math.floor(Math.random() * batch.length)]!.id);
+      for (let k = 0; k < 200 && k < batch.length; k++)
+        sampleIds.push(batch[Math.floor(Math.random() * batch.length)]!.id);
       if (patchIds.length === 0) patchIds.push(...batch.slice(0, 1000).map((r) => r.id));
       seeded += batch.length;
+      lastSeededId = batch[batch.length - 1]!.id;
       if (seeded % 100_000 === 0) log(`  seeded ${seeded.toLocaleString('en')}`);
     }
     // Closed and opened again, so that the registry starts on the store as a running one leaves it: on SQLite, the
-    // last connection's close moves the WAL into the database (gigabytes after a million inserts, which a
-    // running registry's checkpoints never let pile up).
+    // last connection's close moves the seeding's WAL into the database, a WAL a running registry's checkpoints
+    // never let pile up.
     await store.close();
     store = await openBenchStore();
     const seconds = (performance.now() - t0) / 1000;
@@ -403,12 +446,14 @@ async function main(): Promise<void> {
   const results: BenchResults = {
     timestamp: started.toISOString(),
     resultFile: tryOnly ? undefined : `bench/results/${resultName(stamp)}`,
-    command: `npm run bench${process.argv.slice(2).length ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
+    command: `npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     quick,
     store: mongoDb ? 'mongodb' : 'embedded',
     ...(mongoServer ? { mongoServer } : {}),
     machine: machine(),
-    pinning: canPin ? `load generator on core ${LOADER_CORE}, registry and bare route on core ${SERVER_CORE} (taskset)` : 'none',
+    pinning: canPin
+      ? `load generator on core ${LOADER_CORE}, registry and bare route on core ${SERVER_CORE} (taskset)`
+      : 'none',
     settings: { connections, durationSeconds: duration, warmupSeconds: warmup, registryLogLevel: logLevel },
     limit: [],
     bare: [],
@@ -427,32 +472,52 @@ async function main(): Promise<void> {
   let counter = 0;
   /** The paired scenarios, each built for a registry's address and its cluster cookie. */
   const SCENARIOS: [keyof BenchResults['scenarios'], string, (base: string, cookie: string) => LoadSpec][] = [
-    ['read', 'read one asset (random id)', (base, cookie) => ({
-      url: `${base}${API}/assets/${sampleIds[0]}`,
-      headers: { cookie },
-      setup: () => ({ path: `${API}/assets/${randomOf(sampleIds)}` }),
-    })],
-    ['listing', 'listing page of 100', (base, cookie) => ({ url: `${base}${API}/assets?limit=100`, headers: { cookie } })],
-    ['listingFields', 'listing, opt_fields', (base, cookie) => ({
-      url: `${base}${API}/assets?limit=100&opt_fields=status,assetID`,
-      headers: { cookie },
-    })],
-    ['create', 'create (POST)', (base, cookie) => ({
-      url: `${base}${API}/assets`,
-      method: 'POST',
-      headers: { authorization, cookie, 'content-type': 'application/json' },
-      body: createBody,
-      expect: 201,
-    })],
-    ['patch', 'PATCH (a title)', (base, cookie) => ({
-      url: `${base}${API}/assets/${patchIds[0]}?acc_token=${OWNER_TOKEN}`,
-      method: 'PATCH',
-      headers: { authorization, cookie, 'content-type': 'application/json' },
-      setup: () => ({
-        path: `${API}/assets/${randomOf(patchIds)}?acc_token=${OWNER_TOKEN}`,
-        body: JSON.stringify({ data: { title: `Права вимоги за кредитним договором № ${++counter}` } }),
+    [
+      'read',
+      'read one asset (random id)',
+      (base, cookie) => ({
+        url: `${base}${API}/assets/${sampleIds[0]}`,
+        headers: { cookie },
+        setup: () => ({ path: `${API}/assets/${randomOf(sampleIds)}` }),
       }),
-    })],
+    ],
+    [
+      'listing',
+      'listing page of 100',
+      (base, cookie) => ({ url: `${base}${API}/assets?limit=100`, headers: { cookie } }),
+    ],
+    [
+      'listingFields',
+      'listing, opt_fields',
+      (base, cookie) => ({
+        url: `${base}${API}/assets?limit=100&opt_fields=status,assetID`,
+        headers: { cookie },
+      }),
+    ],
+    [
+      'create',
+      'create (POST)',
+      (base, cookie) => ({
+        url: `${base}${API}/assets`,
+        method: 'POST',
+        headers: { authorization, cookie, 'content-type': 'application/json' },
+        body: createBody,
+        expect: 201,
+      }),
+    ],
+    [
+      'patch',
+      'PATCH (a title)',
+      (base, cookie) => ({
+        url: `${base}${API}/assets/${patchIds[0]}?acc_token=${OWNER_TOKEN}`,
+        method: 'PATCH',
+        headers: { authorization, cookie, 'content-type': 'application/json' },
+        setup: () => ({
+          path: `${API}/assets/${randomOf(patchIds)}?acc_token=${OWNER_TOKEN}`,
+          body: JSON.stringify({ data: { title: `Права вимоги за кредитним договором № ${++counter}` } }),
+        }),
+      }),
+    ],
   ];
   let peakRssKb = 0;
 
@@ -464,6 +529,10 @@ async function main(): Promise<void> {
       const registry = await startChild([serverJs], registryEnv, `${API}/health`);
       log(`  registry started in ${registry.startupMs} ms`);
       results.startupMs.push({ assets: size, ms: registry.startupMs });
+      // A running registry has no backlog for its transparency log: the seeded revisions are integrated first.
+      log(
+        `  transparency log: the seeded revisions integrated in ${await logIntegrated(registry.url, lastSeededId)} s`,
+      );
 
       const cookie = await serverCookie(registry.url);
       const spec = (key: string): LoadSpec => SCENARIOS.find(([name]) => name === key)![2](registry.url, cookie);
@@ -487,7 +556,9 @@ async function main(): Promise<void> {
           results.scenarios[key] = m;
           results.ratios[key] = round(m.rps / limitMeasure.rps, 3);
           results.ratiosToObjectRoute![key] = round(m.rps / bareMeasure.rps, 3);
-          log(`  ${''.padEnd(26)} ratio to the limit ${results.ratios[key]}, to the object route ${results.ratiosToObjectRoute![key]}`);
+          log(
+            `  ${''.padEnd(26)} ratio to the limit ${results.ratios[key]}, to the object route ${results.ratiosToObjectRoute![key]}`,
+          );
         }
       }
 
@@ -517,13 +588,21 @@ async function main(): Promise<void> {
         // (CACHE_MB=0): with it, every page after the first is read from memory, which would hide the store's growth.
         const read = await measure('read by id (random)', readSpec, registry.proc.pid);
         const storeOnly = await startChild([serverJs], { ...registryEnv, CACHE_MB: '0' }, `${API}/health`);
-        const pages: LoadSpec = { ...listSpec, url: `${storeOnly.url}${API}/assets?limit=100`, headers: { cookie: await serverCookie(storeOnly.url) } };
+        const pages: LoadSpec = {
+          ...listSpec,
+          url: `${storeOnly.url}${API}/assets?limit=100`,
+          headers: { cookie: await serverCookie(storeOnly.url) },
+        };
         point = {
           assets: size,
           seedSeconds,
           startupMs: registry.startupMs,
           listStart: await measure('listing, start of feed (no cache)', pages, storeOnly.proc.pid),
-          listEnd: await measure('listing, end of feed (no cache)', { ...pages, url: `${storeOnly.url}${API}/assets?offset=${endOffset}` }, storeOnly.proc.pid),
+          listEnd: await measure(
+            'listing, end of feed (no cache)',
+            { ...pages, url: `${storeOnly.url}${API}/assets?offset=${endOffset}` },
+            storeOnly.proc.pid,
+          ),
           read,
           rssMB: 0,
         };
@@ -552,17 +631,17 @@ async function main(): Promise<void> {
   if (!tryOnly) {
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
     const file = join(ROOT, 'bench/results', resultName(stamp));
-    writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     const written = writeReport(results, ROOT);
     log(`\nwrote ${file.slice(ROOT.length)}, ${written.join(', ')}`);
   }
   const note = mongoServer && serverNote(mongoServer);
   if (note) log(`\n${note}`);
-  process.stdout.write(JSON.stringify(streamOnly ? results.streams : results.ratios) + '\n');
+  process.stdout.write(`${JSON.stringify(streamOnly ? results.streams : results.ratios)}\n`);
 }
 
 /**
- * The limit of a scenario (issue 23): one request of the scenario is sent to the registry and its answer's bytes
+ * The limit of a scenario: one request of the scenario is sent to the registry and its answer's bytes
  * are handed to the bare server, which then answers exactly those bytes, with the same status, to the same
  * requests (same method, same request bodies, parsed as JSON).
  */
@@ -577,7 +656,9 @@ async function sameBytesSpec(key: string, scenario: LoadSpec, bareUrl: string): 
     timeoutMs: 30_000,
   });
   if (answer.status !== (scenario.expect ?? 200)) {
-    throw new Error(`capturing ${key}: the registry answered ${answer.status}: ${answer.bytes.toString('utf8').slice(0, 300)}`);
+    throw new Error(
+      `capturing ${key}: the registry answered ${answer.status}: ${answer.bytes.toString('utf8').slice(0, 300)}`,
+    );
   }
   await send(`${bareUrl}/bytes/${key}`, {
     method: 'PUT',
@@ -612,7 +693,9 @@ async function serverCookie(base: string): Promise<string> {
   // Set-up, not a measurement: a generous timeout for a first page on a cold engine.
   const res = await send(`${base}${API}/assets?limit=1`, { timeoutMs: 30_000 });
   const setCookie = res.headers['set-cookie'];
-  const first = (Array.isArray(setCookie) ? setCookie : [String(setCookie ?? '')]).find((c) => c.startsWith('SERVER_ID='));
+  const first = (Array.isArray(setCookie) ? setCookie : [String(setCookie ?? '')]).find((c) =>
+    c.startsWith('SERVER_ID='),
+  );
   if (!first) throw new Error('the registry handed out no SERVER_ID cookie');
   return first.split(';')[0]!;
 }
@@ -658,8 +741,8 @@ if (!flag('ds-upload') && !existsSync(join(ROOT, 'node_modules/autocannon'))) {
   process.exit(1);
 }
 
-/** `--ds-upload`: the document service's upload benchmark (scripts/bench/ds-upload.ts) instead of the HTTP one. */
-const run = flag('ds-upload') ? () => import('./bench/ds-upload.js').then((bench) => bench.runUploadBench()) : main;
+/** `--ds-upload`: the document service's upload benchmark (bench/ds-upload.ts) instead of the HTTP one. */
+const run = flag('ds-upload') ? () => import('./ds-upload.js').then((bench) => bench.runUploadBench()) : main;
 
 run().then(
   () => process.exit(0),

@@ -1,5 +1,5 @@
 /**
- * The document service's upload throughput and the server's memory while it takes a large file (issue 11).
+ * The document service's upload throughput and the server's memory while it takes a large file.
  *
  *   npm run bench -- --ds-upload                 a 100 MiB file, 3 runs, on the compiled service
  *   npm run bench -- --ds-upload --size 10 --runs 1 --no-build
@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { freePort, hasTaskset } from './ports.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MiB = 1024 * 1024;
 const BROKER_KEY = randomBytes(16).toString('hex');
 
@@ -51,7 +51,6 @@ function readOptions(argv: readonly string[]): Options {
   };
 }
 
-
 const log = (text: string): void => void process.stderr.write(`${text}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -66,18 +65,30 @@ function serverCommand(build: boolean): string[] {
   if (!build) return ['--import', 'tsx', join(ROOT, 'src/server.ts')];
   const outDir = join(ROOT, 'bench/tmp/dist');
   log('building the registry (tsc) into bench/tmp/dist …');
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
   return [join(outDir, 'src/server.js')];
 }
 
-async function startRegistry(args: string[], env: Record<string, string>, pin: boolean): Promise<{ proc: ChildProcess; url: string }> {
+async function startRegistry(
+  args: string[],
+  env: Record<string, string>,
+  pin: boolean,
+): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
   const command = pin ? 'taskset' : process.execPath;
   const argv = pin ? ['-c', '1', process.execPath, ...args] : args;
-  const proc = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(command, argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -99,7 +110,9 @@ function generatedUpload(sizeMiB: number): { contentType: string; body: AsyncIte
   const boundary = `----bench-${randomBytes(8).toString('hex')}`;
   const hash = createHash('md5');
   async function* body(): AsyncGenerator<Buffer> {
-    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     const block = randomBytes(MiB);
     for (let i = 0; i < sizeMiB; i++) {
       block.writeUInt32LE(i, 0);
@@ -148,7 +161,8 @@ async function oneRun(url: string, pid: number, cookie: string, sizeMiB: number)
     clearInterval(sampler);
   }
   const seconds = (performance.now() - started) / 1000;
-  if (answer.data.hash !== `md5:${upload.md5()}`) throw new Error(`the stored file's hash ${answer.data.hash} is not the sent file's`);
+  if (answer.data.hash !== `md5:${upload.md5()}`)
+    throw new Error(`the stored file's hash ${answer.data.hash} is not the sent file's`);
 
   const fileUrl = new URL(answer.data.url);
   const downloadStarted = performance.now();
@@ -156,7 +170,8 @@ async function oneRun(url: string, pid: number, cookie: string, sizeMiB: number)
   const hash = createHash('md5');
   for await (const chunk of download.body) hash.update(chunk as Buffer);
   const downloadSeconds = (performance.now() - downloadStarted) / 1000;
-  if (download.statusCode !== 200 || hash.digest('hex') !== upload.md5()) throw new Error('the downloaded file differs from the uploaded one');
+  if (download.statusCode !== 200 || hash.digest('hex') !== upload.md5())
+    throw new Error('the downloaded file differs from the uploaded one');
 
   const bytes = sizeMiB * MiB;
   return {
@@ -176,7 +191,10 @@ export async function runUploadBench(argv: readonly string[] = process.argv.slic
   mkdirSync(workDir, { recursive: true });
   writeFileSync(join(workDir, 'auth.ini'), `[brokers]\nbench = ${BROKER_KEY}\n`);
   const mongoUri = process.env.MONGODB_URI
-    ? process.env.MONGODB_URI.replace(/^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/, `$1/registry_bench_ds_${Date.now().toString(36)}`)
+    ? process.env.MONGODB_URI.replace(
+        /^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?/,
+        `$1/registry_bench_ds_${Date.now().toString(36)}`,
+      )
     : undefined;
   const env: Record<string, string> = {
     DATA_DIR: join(workDir, 'data'),
@@ -191,7 +209,9 @@ export async function runUploadBench(argv: readonly string[] = process.argv.slic
     const first = await request(`${url}/api/0.1/assets?limit=1`);
     await first.body.text();
     const cookie = String(first.headers['set-cookie'] ?? '').split(';')[0] ?? '';
-    log(`store: ${mongoUri ? 'MongoDB (GridFS)' : 'embedded (a folder beside SQLite)'}; file: ${options.sizeMiB} MiB; pinning: ${options.pin ? 'on' : 'off'}`);
+    log(
+      `store: ${mongoUri ? 'MongoDB (GridFS)' : 'embedded (a folder beside SQLite)'}; file: ${options.sizeMiB} MiB; pinning: ${options.pin ? 'on' : 'off'}`,
+    );
     // A first small upload loads every code path, so the runs measure the upload and not the start-up.
     await oneRun(url, proc.pid!, cookie, 1);
     const results: RunResult[] = [];
@@ -220,7 +240,10 @@ export async function runUploadBench(argv: readonly string[] = process.argv.slic
     if (mongoUri) {
       const { MongoClient } = await import('mongodb');
       const client = new MongoClient(mongoUri);
-      await client.db().dropDatabase().finally(() => client.close());
+      await client
+        .db()
+        .dropDatabase()
+        .finally(() => client.close());
     }
     if (!options.keep) rmSync(workDir, { recursive: true, force: true });
   }

@@ -99,15 +99,16 @@ export function describeImportStoreContract(name: string, open: () => Promise<Op
     });
 
     it("raises a day's assetID counter, never lowers it; the next creation goes on after it; later writes are later", async () => {
-      const today = dayOf(nowMicros(), ZONE);
       const future = nowMicros() + 3_600_000_000;
-      await imports.writePage(page({ assets: [imported('c'.repeat(32), future)], dayCounters: { [today]: 41 } }));
-      await imports.writePage(page({ dayCounters: { [today]: 7 } }));
+      // The day the next creation is stamped in, just after `future`: within an hour of midnight, tomorrow.
+      const day = dayOf(future, ZONE);
+      await imports.writePage(page({ assets: [imported('c'.repeat(32), future)], dayCounters: { [day]: 41 } }));
+      await imports.writePage(page({ dayCounters: { [day]: 7 } }));
       const created = await store.create((stamp) => ({
         record: draftAt(stamp),
         revision: { author: 'broker', changes: [] },
       }));
-      expect(created.asset.assetID).toBe(`UA-AR-DGF-${today}-000042`);
+      expect(created.asset.assetID).toBe(`UA-AR-DGF-${day}-000042`);
       expect(created.modified).toBeGreaterThan(future);
       expect(String(created.asset.dateModified) > formatDate(future, ZONE)).toBe(true);
     });

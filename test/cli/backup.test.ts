@@ -80,7 +80,8 @@ describe.runIf(process.env.MONGODB_URI === undefined)('backup and restore under 
     ).toBe(0);
     expect(
       one(
-        'SELECT count(*) FROM revisions r WHERE NOT EXISTS (SELECT 1 FROM log_leaves l WHERE l.asset_id = r.asset_id AND l.rev = r.rev)',
+        'SELECT count(*) FROM revisions r WHERE NOT EXISTS ' +
+          '(SELECT 1 FROM log_leaves l WHERE l.idx = r.log_idx AND l.asset_id = r.asset_id AND l.rev = r.rev)',
       ),
     ).toBe(0);
     expect(one('SELECT count(*) FROM log_leaves')).toBe(one('SELECT count(*) FROM revisions'));

@@ -86,6 +86,18 @@ export function describeImportStoreContract(name: string, open: () => Promise<Op
       expect(await imports.idsAt([YEAR_AGO + 1, YEAR_AGO + 3])).toEqual(new Map([[YEAR_AGO + 1, 'b'.repeat(32)]]));
     });
 
+    it("gives the log an imported revision's entry once, and a new entry when the revision comes back changed", async () => {
+      const first = page({ assets: [imported('a'.repeat(32), YEAR_AGO + 2), imported('b'.repeat(32), YEAR_AGO + 1)] });
+      await imports.writePage(first);
+      await imports.writePage(first);
+      expect((await store.log.next(100))?.entries).toHaveLength(2);
+      const changed = imported('a'.repeat(32), YEAR_AGO + 3);
+      await imports.writePage(
+        page({ assets: [{ ...changed, history: [{ ...changed.history[0]!, author: 'other' }] }] }),
+      );
+      expect((await store.log.next(100))?.entries).toHaveLength(3);
+    });
+
     it('lists a used transfer in its asset whichever of the two came first', async () => {
       const early = 'e'.repeat(32);
       const late = 'f'.repeat(32);

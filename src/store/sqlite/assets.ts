@@ -128,8 +128,7 @@ export function openAssets({ connection, queue, signalWrites, timeZone }: Assets
     checkDraft(draft, now);
     insertRow.run(draft.id, ...rowColumns(draft, 1, 1, text));
     const kept = { rev: 1, date: servedDateModified(draft), ...revision };
-    keepRevision(draft.id, kept);
-    addLeaf(draft.id, kept);
+    keepRevision(draft.id, kept, addLeaf(draft.id, kept));
     return { ...draft, rev: 1, revisions: 1 };
   });
 
@@ -146,8 +145,7 @@ export function openAssets({ connection, queue, signalWrites, timeZone }: Assets
       const columns = rowColumns(draft, rev, revisions, text);
       updateRow.run(...columns, id);
       const kept = { rev: revisions, date: servedDateModified(draft), ...revision };
-      keepRevision(id, kept, columns[DOC_COLUMN]);
-      addLeaf(id, kept);
+      keepRevision(id, kept, addLeaf(id, kept), columns[DOC_COLUMN]);
       return { ...draft, rev, revisions };
     },
   );
@@ -157,8 +155,11 @@ export function openAssets({ connection, queue, signalWrites, timeZone }: Assets
       const revisions = history ?? [firstRevision(record.asset)];
       checkHistory(record, revisions);
       insertRow.run(record.id, ...rowColumns(record, 1, revisions.length));
-      keepHistory(record.id, revisions);
-      for (const revision of revisions) addLeaf(record.id, revision);
+      keepHistory(
+        record.id,
+        revisions,
+        revisions.map((revision) => addLeaf(record.id, revision)),
+      );
     }
   });
 

@@ -12,30 +12,38 @@ interface RevisionRow {
 }
 
 /**
- * Must be called inside the transaction that writes the record. `text` is the asset as served after the revision:
- * kept as a snapshot at every SNAPSHOT_EVERY-th (docs/decisions/0056-a-revision-read-from-the-nearest-snapshot.md).
+ * Must be called inside the transaction that writes the record, with the revision's log index (log.ts). `text` is
+ * the asset as served after the revision: kept as a snapshot at every SNAPSHOT_EVERY-th
+ * (docs/decisions/0056-a-revision-read-from-the-nearest-snapshot.md).
  */
-export function revisionWriter(writer: Database.Database): (id: string, revision: Revision, text?: string) => void {
-  const insertRevision = writer.prepare<[string, number, string, string, string]>(
-    'INSERT INTO revisions (asset_id, rev, date, author, changes) VALUES (?, ?, ?, ?, ?)',
+export function revisionWriter(
+  writer: Database.Database,
+): (id: string, revision: Revision, logIdx: number, text?: string) => void {
+  const insertRevision = writer.prepare<[string, number, string, string, string, number]>(
+    'INSERT INTO revisions (asset_id, rev, date, author, changes, log_idx) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const insertSnapshot = writer.prepare<[string, number, string]>(
     'INSERT OR REPLACE INTO snapshots (asset_id, rev, doc) VALUES (?, ?, ?)',
   );
-  return function keepRevision(id, revision, text) {
-    insertRevision.run(id, revision.rev, revision.date, revision.author, JSON.stringify(revision.changes));
+  return function keepRevision(id, revision, logIdx, text) {
+    insertRevision.run(id, revision.rev, revision.date, revision.author, JSON.stringify(revision.changes), logIdx);
     if (text !== undefined && keepsSnapshot(revision.rev)) insertSnapshot.run(id, revision.rev, text);
   };
 }
 
-/** A history handed over whole (seeding, an import): its revisions and their snapshots; inside the transaction. */
-export function historyWriter(writer: Database.Database): (id: string, history: readonly Revision[]) => void {
+/**
+ * A history handed over whole (seeding, an import): its revisions, each with its log index, and their snapshots;
+ * inside the transaction.
+ */
+export function historyWriter(
+  writer: Database.Database,
+): (id: string, history: readonly Revision[], logIndexes: readonly number[]) => void {
   const keepRevision = revisionWriter(writer);
   const insertSnapshot = writer.prepare<[string, number, string]>(
     'INSERT OR REPLACE INTO snapshots (asset_id, rev, doc) VALUES (?, ?, ?)',
   );
-  return function keepHistory(id, history) {
-    for (const revision of history) keepRevision(id, revision);
+  return function keepHistory(id, history, logIndexes) {
+    for (const [i, revision] of history.entries()) keepRevision(id, revision, logIndexes[i]!);
     for (const { rev, text } of snapshotsOf(history)) insertSnapshot.run(id, rev, text);
   };
 }

@@ -33,6 +33,9 @@ export function openEmbeddedImportStore(options: EmbeddedStoreOptions): ImportSt
       'date_modified = excluded.date_modified, doc = excluded.doc, transfer_token_hash = excluded.transfer_token_hash, ' +
       'applied_transfers = excluded.applied_transfers, document_history = excluded.document_history, revisions = excluded.revisions',
   );
+  const selectLogIndexes = writer.prepare<[string], { rev: number; log_idx: number | null }>(
+    'SELECT rev, log_idx FROM revisions WHERE asset_id = ?',
+  );
   const deleteRevisions = writer.prepare<[string]>('DELETE FROM revisions WHERE asset_id = ?');
   const deleteSnapshots = writer.prepare<[string]>('DELETE FROM snapshots WHERE asset_id = ?');
   const upsertImportedTransfer = writer.prepare(
@@ -52,10 +55,14 @@ export function openEmbeddedImportStore(options: EmbeddedStoreOptions): ImportSt
     for (const { history, ...record } of page.assets) {
       checkHistory(record, history);
       upsertImportedRow.run(record.id, ...rowColumns(record, 1, history.length));
+      const replaced = new Map(selectLogIndexes.all(record.id).map((row) => [row.rev, row.log_idx ?? undefined]));
       deleteRevisions.run(record.id);
       deleteSnapshots.run(record.id);
-      keepHistory(record.id, history);
-      for (const revision of history) addImportedLeaf(record.id, revision);
+      keepHistory(
+        record.id,
+        history,
+        history.map((revision) => addImportedLeaf(record.id, revision, replaced.get(revision.rev))),
+      );
     }
     for (const transfer of page.transfers) {
       upsertImportedTransfer.run(

@@ -15,13 +15,15 @@ export const SCHEMA = `
     document_history TEXT NOT NULL DEFAULT '[]',
     revisions INTEGER NOT NULL DEFAULT 0
   );
-  -- The history of each asset, read by (asset, rev) pages: the primary key is the only index it needs.
+  -- The history of each asset, read by (asset, rev) pages: the primary key is the only index it needs. log_idx is
+  -- the revision's place in the transparency log (log.ts).
   CREATE TABLE IF NOT EXISTS revisions (
     asset_id TEXT NOT NULL,
     rev INTEGER NOT NULL,
     date TEXT NOT NULL,
     author TEXT NOT NULL,
     changes TEXT NOT NULL,
+    log_idx INTEGER,
     PRIMARY KEY (asset_id, rev)
   ) WITHOUT ROWID;
   -- The asset whole after every SNAPSHOT_EVERY-th revision (docs/decisions/0056-a-revision-read-from-the-nearest-snapshot.md).

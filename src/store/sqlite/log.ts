@@ -14,13 +14,14 @@ import { withWriteLock } from './write-queue.js';
 
 const LOG_SCHEMA = `
   -- The log's order: a row per revision, numbered from 0 as writes commit; an imported revision brings its entry.
+  -- A revision finds its row by its own log_idx: no index on (asset_id, rev) here, whose random keys would cost
+  -- every write another page (docs/decisions/0078-a-revision-holds-its-log-index.md).
   CREATE TABLE IF NOT EXISTS log_leaves (
     idx INTEGER PRIMARY KEY,
     asset_id TEXT NOT NULL,
     rev INTEGER NOT NULL,
     entry BLOB
   );
-  CREATE INDEX IF NOT EXISTS log_leaves_revision ON log_leaves (asset_id, rev);
   -- Integrated entries the leaf row does not hold (those the integrator computed), as the entry bundles serve them.
   CREATE TABLE IF NOT EXISTS log_entries (
     idx INTEGER PRIMARY KEY,
@@ -53,9 +54,11 @@ export function prepareLog(db: Database.Database): void {
     db.exec(LOG_SCHEMA);
     if (db.prepare('SELECT 1 FROM log_state WHERE id = 1').get() !== undefined) return;
     db.exec(
-      'INSERT INTO log_leaves (idx, asset_id, rev) ' +
-        'SELECT row_number() OVER (ORDER BY asset_id, rev) - 1, asset_id, rev FROM revisions',
+      'UPDATE revisions SET log_idx = n.idx FROM ' +
+        '(SELECT asset_id, rev, row_number() OVER (ORDER BY asset_id, rev) - 1 AS idx FROM revisions) AS n ' +
+        'WHERE revisions.asset_id = n.asset_id AND revisions.rev = n.rev',
     );
+    db.exec('INSERT INTO log_leaves (idx, asset_id, rev) SELECT log_idx, asset_id, rev FROM revisions');
     db.exec('INSERT INTO log_state (id, size) VALUES (1, 0)');
   }).immediate();
 }
@@ -63,30 +66,30 @@ export function prepareLog(db: Database.Database): void {
 const NEXT_INDEX = '(SELECT coalesce(max(idx) + 1, 0) FROM log_leaves)';
 
 /**
- * Must be called inside the transaction that writes the revision. The entry is written from the revision in memory,
- * not read back and parsed by the integrator (docs/decisions/0071-sqlite-writes-carry-their-log-entry.md).
+ * Must be called inside the transaction that writes the revision; answers the revision's log index, which the
+ * revision's row keeps. The entry is written from the revision in memory, not read back and parsed by the integrator
+ * (docs/decisions/0071-sqlite-writes-carry-their-log-entry.md).
  */
-export function leafWriter(writer: Database.Database): (asset: string, revision: Revision) => void {
+export function leafWriter(writer: Database.Database): (asset: string, revision: Revision) => number {
   const insertLeaf = writer.prepare<[string, number, Buffer]>(
     `INSERT INTO log_leaves (idx, asset_id, rev, entry) VALUES (${NEXT_INDEX}, ?, ?, ?)`,
   );
-  return (asset, revision) => void insertLeaf.run(asset, revision.rev, logEntry(asset, revision));
+  return (asset, revision) => Number(insertLeaf.run(asset, revision.rev, logEntry(asset, revision)).lastInsertRowid);
 }
 
 /**
- * For the import, inside its page's transaction: an imported revision with its entry, unless the same entry is in
- * the log already (a page written again). A revision re-imported with other content is a new entry: the log keeps both.
+ * For the import, inside its page's transaction: an imported revision with its entry, unless the revision it
+ * replaces (at log index `replaced`) has the same entry (a page written again). A revision re-imported with other
+ * content is a new entry: the log keeps both. Answers the revision's log index.
  */
-export function importedLeafWriter(writer: Database.Database): (asset: string, revision: Revision) => void {
-  const sameEntry = writer.prepare<[string, number, Buffer]>(
-    'SELECT 1 FROM log_leaves WHERE asset_id = ? AND rev = ? AND entry = ?',
-  );
-  const insertLeaf = writer.prepare<[string, number, Buffer]>(
-    `INSERT INTO log_leaves (idx, asset_id, rev, entry) VALUES (${NEXT_INDEX}, ?, ?, ?)`,
-  );
-  return (asset, revision) => {
-    const entry = logEntry(asset, revision);
-    if (sameEntry.get(asset, revision.rev, entry) === undefined) insertLeaf.run(asset, revision.rev, entry);
+export function importedLeafWriter(
+  writer: Database.Database,
+): (asset: string, revision: Revision, replaced: number | undefined) => number {
+  const entryAt = writer.prepare<[number], Buffer | null>('SELECT entry FROM log_leaves WHERE idx = ?').pluck();
+  const addLeaf = leafWriter(writer);
+  return (asset, revision, replaced) => {
+    if (replaced !== undefined && entryAt.get(replaced)?.equals(logEntry(asset, revision))) return replaced;
+    return addLeaf(asset, revision);
   };
 }
 
@@ -133,7 +136,7 @@ export function openLog(db: Database.Database): LogStore & { close(): void } {
     )
     .pluck();
   const selectIndexes = db.prepare<[string, number, number], { rev: number; idx: number }>(
-    'SELECT rev, max(idx) AS idx FROM log_leaves WHERE asset_id = ? AND rev > ? AND rev <= ? GROUP BY rev',
+    'SELECT rev, log_idx AS idx FROM revisions WHERE asset_id = ? AND rev > ? AND rev <= ? AND log_idx IS NOT NULL',
   );
   const readIndexes = db.transaction((asset: string, after: number, upTo: number) => {
     const { size } = selectState.get()!;

@@ -12,11 +12,21 @@ const LATER_ASSET_COLUMNS: readonly [name: string, definition: string][] = [
   ['revisions', 'INTEGER NOT NULL DEFAULT 0'],
 ];
 
+const LATER_REVISION_COLUMNS: readonly [name: string, definition: string][] = [
+  // Set for every revision when the log starts (prepareLog).
+  ['log_idx', 'INTEGER'],
+];
+
 /** Inside the schema transaction. */
 export function addLaterColumns(db: Database.Database): void {
-  const present = new Set(db.prepare<[], string>("SELECT name FROM pragma_table_info('assets')").pluck().all());
-  for (const [name, definition] of LATER_ASSET_COLUMNS) {
-    if (!present.has(name)) db.exec(`ALTER TABLE assets ADD COLUMN ${name} ${definition}`);
+  for (const [table, columns] of [
+    ['assets', LATER_ASSET_COLUMNS],
+    ['revisions', LATER_REVISION_COLUMNS],
+  ] as const) {
+    const present = new Set(db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table));
+    for (const [name, definition] of columns) {
+      if (!present.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
+    }
   }
 }
 

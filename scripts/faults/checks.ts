@@ -59,7 +59,11 @@ async function getJson(url: string): Promise<{ status: number; json: any }> {
   return { status, json: bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : undefined };
 }
 
-/** Within 2 s of a write its entry is in a checkpoint (§17); a node just repaired may take a little longer. */
+/**
+ * Within 2 s of a write its entry is in a checkpoint (§17); a node just repaired may take a little longer, and after
+ * a fault that left writes' outcomes unknown the log, like the feed, waits for their leases to end
+ * (docs/decisions/0074-mongodb-writes-bounded-and-sent-once.md): as long as the streams are given, then.
+ */
 const LOG_WAIT_MS = 10_000;
 
 /**
@@ -112,15 +116,20 @@ function bundleEntry(bundle: Buffer, position: number): Buffer | undefined {
  * holds its leaf hash. Rebuilt with the `canonicalize` package, not the registry's code. Called for every
  * acknowledged write with the asset and the revision it made.
  */
-async function checkLogEntry(log: LogView, asset: Asset, served: Revision): Promise<string | undefined> {
+async function checkLogEntry(
+  log: LogView,
+  asset: Asset,
+  served: Revision,
+  deadline: number,
+): Promise<string | undefined> {
   let revision = served;
-  for (const deadline = Date.now() + LOG_WAIT_MS; revision.logIndex === undefined && Date.now() < deadline; ) {
+  while (revision.logIndex === undefined && Date.now() < deadline) {
     await sleep(250);
     revision = (await history(log.base, asset.id)).find((r) => r.rev === served.rev) ?? revision;
   }
   const where = `revision ${served.rev} of ${asset.id}`;
   const index = revision.logIndex;
-  if (index === undefined) return `log: ${where} has no logIndex ${LOG_WAIT_MS / 1000} s after the load`;
+  if (index === undefined) return `log: ${where} has no logIndex when the checks' wait for the log ended`;
   if (index >= log.size) {
     await log.refresh();
     if (index >= log.size) return `log: ${where} has logIndex ${index}, past the checkpoint's size ${log.size}`;
@@ -197,7 +206,9 @@ async function checkAssets(
   base: string,
   load: Load,
   violations: string[],
+  logWaitMs: number,
 ): Promise<{ lost: number; finals: Map<string, string> }> {
+  const logDeadline = Date.now() + logWaitMs;
   let lost = 0;
   const finals = new Map<string, string>();
   const log = new LogView(base);
@@ -240,7 +251,7 @@ async function checkAssets(
           violations.push(`lost: edit ${attempt.marker} of ${asset.id}: its revision sets ${JSON.stringify(set)}`);
         }
       }
-      const logProblem = await checkLogEntry(log, asset, revision);
+      const logProblem = await checkLogEntry(log, asset, revision, logDeadline);
       if (logProblem) violations.push(logProblem);
     }
     // Refused edits: not applied, or applied whole, and never twice.
@@ -330,7 +341,8 @@ export interface CheckOptions {
 export async function checkAll(options: CheckOptions): Promise<Verdict> {
   const { base, load, followers } = options;
   const violations = checkAnswers(load.attempts, options.requestTimeoutMs, options.excused ?? (() => false));
-  const { lost, finals } = await checkAssets(base, load, violations);
+  const logWaitMs = Math.max(LOG_WAIT_MS, options.streamWaitMs);
+  const { lost, finals } = await checkAssets(base, load, violations, logWaitMs);
   // The streams first: they wait for the writes whose outcome the fault left unknown (their leases run out).
   await checkStreams(followers, load, finals, options.streamWaitMs, violations);
   await checkFeed(base, load, finals, violations);

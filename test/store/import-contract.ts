@@ -90,11 +90,11 @@ export function describeImportStoreContract(name: string, open: () => Promise<Op
       const first = page({ assets: [imported('a'.repeat(32), YEAR_AGO + 2), imported('b'.repeat(32), YEAR_AGO + 1)] });
       await imports.writePage(first);
       await imports.writePage(first);
-      expect((await store.log.next(100))?.entries).toHaveLength(2);
       const changed = imported('a'.repeat(32), YEAR_AGO + 3);
       await imports.writePage(
         page({ assets: [{ ...changed, history: [{ ...changed.history[0]!, author: 'other' }] }] }),
       );
+      // Read once: a store may fix the order of what it has handed out before it is appended.
       expect((await store.log.next(100))?.entries).toHaveLength(3);
     });
 

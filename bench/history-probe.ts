@@ -22,10 +22,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { MongoClient } from 'mongodb';
 import { Agent, request } from 'undici';
 import { BROKER_KEY, createPayload } from './data.js';
 import { freePort } from './ports.js';
+import { dropMongo } from './mongo.js';
 
 const { values } = parseArgs({
   options: {
@@ -334,11 +334,7 @@ async function main(): Promise<void> {
     proc.kill('SIGTERM');
     await new Promise((resolve) => proc.once('exit', resolve));
     if (values['data-dir'] === undefined) rmSync(workDir, { recursive: true, force: true });
-    if (mongoUri) {
-      const client = new MongoClient(mongoUri);
-      await client.db().dropDatabase();
-      await client.close();
-    }
+    if (mongoUri) await dropMongo(mongoUri);
     await dispatcher.close();
   }
 }

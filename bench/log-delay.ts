@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { request } from 'undici';
 import { AUTH_INI, BROKER_KEY, createPayload } from './data.js';
 import { freePort } from './ports.js';
+import { dropMongo } from './mongo.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API = '/api/0.1';
@@ -129,12 +130,7 @@ async function main(): Promise<void> {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     rmSync(dataDir, { recursive: true, force: true });
-    if (mongodbUri) {
-      const { MongoClient } = await import('mongodb');
-      const client = new MongoClient(mongodbUri);
-      await client.db().dropDatabase();
-      await client.close();
-    }
+    if (mongodbUri) await dropMongo(mongodbUri);
   }
 }
 

@@ -60,6 +60,7 @@ import { enginePids, startCpuMeter } from './cpu.js';
 import { measureStreams } from './stream.js';
 import { freePort, hasTaskset } from './ports.js';
 import { formatSummary, summarise } from './profile.js';
+import { dropMongo } from './mongo.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API = '/api/0.1';
@@ -724,16 +725,6 @@ function uniqueMongoUri(uri: string): string {
   const m = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(\/[^?]*)?(\?.*)?$/.exec(uri);
   if (!m) throw new Error(`MONGODB_URI not understood: ${uri}`);
   return `${m[1]}/registry_bench_${Date.now().toString(36)}${m[3] ?? ''}`;
-}
-
-async function dropMongo(uri: string): Promise<void> {
-  const { MongoClient } = await import('mongodb');
-  const client = new MongoClient(uri);
-  try {
-    await client.db().dropDatabase();
-  } finally {
-    await client.close();
-  }
 }
 
 if (!flag('ds-upload') && !existsSync(join(ROOT, 'node_modules/autocannon'))) {

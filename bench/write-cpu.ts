@@ -13,6 +13,7 @@ import { changesBetween } from '../src/domain/history.js';
 import { openStore } from '../src/store/index.js';
 import type { AssetRecord, AssetStore, RecordDraft } from '../src/store/types.js';
 import { BENCH_TZ, Seeder } from './data.js';
+import { dropMongo } from './mongo.js';
 
 const i = process.argv.indexOf('--writes');
 const writes = i === -1 ? 20_000 : Number(process.argv[i + 1]);
@@ -93,12 +94,7 @@ async function main(): Promise<void> {
     await integrator?.stop();
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
-    if (mongodbUri) {
-      const { MongoClient } = await import('mongodb');
-      const client = new MongoClient(mongodbUri);
-      await client.db().dropDatabase();
-      await client.close();
-    }
+    if (mongodbUri) await dropMongo(mongodbUri);
   }
 }
 

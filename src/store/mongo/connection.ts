@@ -5,6 +5,7 @@
  */
 import {
   MongoClient,
+  MongoError,
   MongoNetworkError,
   MongoServerError,
   MongoServerSelectionError,
@@ -72,11 +73,15 @@ export const BULK_BATCH = 1000;
  */
 const UNAVAILABLE_CODES = new Set([1, 6, 7, 64, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
 
+/** The driver's word that the server or pool an operation was given to has been closed under it. */
+const CLOSED_UNDER_IT = new Set(['MongoServerClosedError', 'MongoPoolClosedError']);
+
 /** The engine down, unreachable, failing over: 503 (refusals.ts). */
 export function mongoRefusal(error: unknown): StoreRefusal | undefined {
   const unavailable =
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
+    (error instanceof MongoError && CLOSED_UNDER_IT.has(error.name)) ||
     (error instanceof MongoServerError && UNAVAILABLE_CODES.has(Number(error.code)));
   return unavailable ? new StoreUnavailableError(String(error), { cause: error }) : undefined;
 }

@@ -123,6 +123,7 @@ export async function runScenario(scenario: Scenario): Promise<Outcome> {
       }),
   );
   let context: Context | undefined;
+  let failed = true;
   try {
     await Promise.all(nodes.map((node) => node.start()));
     const load = new Load({
@@ -186,11 +187,15 @@ export async function runScenario(scenario: Scenario): Promise<Outcome> {
         `writes did not resume within ${limit / 1000} s of the repair on every node (${recoverySeconds} s)`,
       );
     }
+    failed = violations.length > 0;
     return { name: scenario.name, ...verdict, violations, recoverySeconds, notes: ctx.notes };
   } finally {
     await Promise.all(nodes.map((node) => node.stop().catch(() => undefined)));
-    if (context?.violations.length || process.env.FAULTS_KEEP)
+    if (failed || context?.violations.length || process.env.FAULTS_KEEP) {
       log(`node logs:\n${nodes.map((n) => n.log().slice(-3000)).join('\n')}`);
+      // What the nodes answered 500 for, on lines CI prints (.ci/run): the cause of a violation, not only its trace.
+      for (const line of nodes.flatMap((node) => node.requestErrors)) console.error(`  node log: ${line}`);
+    }
     await cleanup();
     rmSync(dir, { recursive: true, force: true });
   }

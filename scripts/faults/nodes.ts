@@ -54,6 +54,9 @@ export class RegistryNode {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
   private output = '';
+  private partial = '';
+  /** The first lines the process logged for a request it answered with an error of its own (level 50, a reqId). */
+  readonly requestErrors: string[] = [];
   paused = false;
 
   constructor(readonly options: NodeOptions) {}
@@ -112,7 +115,14 @@ export class RegistryNode {
     this.paused = false;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     const keep = (chunk: Buffer) => {
-      this.output = (this.output + chunk.toString('utf8')).slice(-20_000);
+      const text = chunk.toString('utf8');
+      this.output = (this.output + text).slice(-20_000);
+      const lines = (this.partial + text).split('\n');
+      this.partial = lines.pop()!.slice(-100_000);
+      for (const line of lines) {
+        if (this.requestErrors.length < 10 && line.includes('"level":50') && line.includes('"reqId"'))
+          this.requestErrors.push(`${name} ${line.slice(0, 2000)}`);
+      }
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);

@@ -71,10 +71,16 @@ const NEXT_INDEX = '(SELECT coalesce(max(idx) + 1, 0) FROM log_leaves)';
  * (docs/decisions/0071-sqlite-writes-carry-their-log-entry.md).
  */
 export function leafWriter(writer: Database.Database): (asset: string, revision: Revision) => number {
+  const addEntry = entryWriter(writer);
+  return (asset, revision) => addEntry(asset, revision.rev, logEntry(asset, revision));
+}
+
+/** Appends a leaf with its entry; answers its index. */
+function entryWriter(writer: Database.Database): (asset: string, rev: number, entry: Buffer) => number {
   const insertLeaf = writer.prepare<[string, number, Buffer]>(
     `INSERT INTO log_leaves (idx, asset_id, rev, entry) VALUES (${NEXT_INDEX}, ?, ?, ?)`,
   );
-  return (asset, revision) => Number(insertLeaf.run(asset, revision.rev, logEntry(asset, revision)).lastInsertRowid);
+  return (asset, rev, entry) => Number(insertLeaf.run(asset, rev, entry).lastInsertRowid);
 }
 
 /**
@@ -86,10 +92,11 @@ export function importedLeafWriter(
   writer: Database.Database,
 ): (asset: string, revision: Revision, replaced: number | undefined) => number {
   const entryAt = writer.prepare<[number], Buffer | null>('SELECT entry FROM log_leaves WHERE idx = ?').pluck();
-  const addLeaf = leafWriter(writer);
+  const addEntry = entryWriter(writer);
   return (asset, revision, replaced) => {
-    if (replaced !== undefined && entryAt.get(replaced)?.equals(logEntry(asset, revision))) return replaced;
-    return addLeaf(asset, revision);
+    const entry = logEntry(asset, revision);
+    if (replaced !== undefined && entryAt.get(replaced)?.equals(entry)) return replaced;
+    return addEntry(asset, revision.rev, entry);
   };
 }
 

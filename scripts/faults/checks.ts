@@ -60,13 +60,6 @@ async function getJson(url: string): Promise<{ status: number; json: any }> {
 }
 
 /**
- * Within 2 s of a write its entry is in a checkpoint (§17); a node just repaired may take a little longer, and after
- * a fault that left writes' outcomes unknown the log, like the feed, waits for their leases to end
- * (docs/decisions/0074-mongodb-writes-bounded-and-sent-once.md): as long as the streams are given, then.
- */
-const LOG_WAIT_MS = 10_000;
-
-/**
  * The log of one scenario's registry as its checks read it: the tiles and entry bundles read so far (a full tile
  * never changes, a partial one is named by its width) and the size of the latest checkpoint read. One per check:
  * each scenario starts a new registry with a log of its own.
@@ -335,14 +328,18 @@ export interface CheckOptions {
   requestTimeoutMs: number;
   /** Requests a scenario cannot have answered in time (sent to a node while it was stopped). */
   excused?: (attempt: Attempt) => boolean;
+  /**
+   * How long the streams, and the log, may take to catch up after the load. Within 2 s of a write its entry is in a
+   * checkpoint (§17), but after a fault that left writes' outcomes unknown the log, like the feed, waits for their
+   * leases to end (docs/decisions/0074-mongodb-writes-bounded-and-sent-once.md).
+   */
   streamWaitMs: number;
 }
 
 export async function checkAll(options: CheckOptions): Promise<Verdict> {
   const { base, load, followers } = options;
   const violations = checkAnswers(load.attempts, options.requestTimeoutMs, options.excused ?? (() => false));
-  const logWaitMs = Math.max(LOG_WAIT_MS, options.streamWaitMs);
-  const { lost, finals } = await checkAssets(base, load, violations, logWaitMs);
+  const { lost, finals } = await checkAssets(base, load, violations, options.streamWaitMs);
   // The streams first: they wait for the writes whose outcome the fault left unknown (their leases run out).
   await checkStreams(followers, load, finals, options.streamWaitMs, violations);
   await checkFeed(base, load, finals, violations);

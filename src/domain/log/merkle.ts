@@ -3,22 +3,18 @@
  * the complete subtrees of 256^L leaves, 256 to a tile (docs/decisions/0065-transparency-log-entries-and-tree.md).
  * Pure arithmetic on hashes; the tiles are read and stored by the caller.
  */
-import { createHash, hash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const HASH_BYTES = 32;
 export const TILE_WIDTH = 256;
 
-const sha256 = (...parts: Buffer[]): Buffer => {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
-  return hash.digest();
-};
+const sha256 = (...parts: Buffer[]): Buffer => hash('sha256', Buffer.concat(parts), 'buffer');
 
 const LEAF_PREFIX = Buffer.from([0]);
 const NODE_PREFIX = Buffer.from([1]);
 
 export function leafHash(entry: Buffer): Buffer {
-  return hash('sha256', Buffer.concat([LEAF_PREFIX, entry]), 'buffer');
+  return sha256(LEAF_PREFIX, entry);
 }
 
 function nodeHash(left: Buffer, right: Buffer): Buffer {
@@ -69,7 +65,7 @@ export function appendLeaves(
   leaves: readonly Buffer[],
 ): { edge: TreeEdge; tiles: TileWrite[] } {
   const next: TreeEdge = edge.map((hashes) => [...hashes]);
-  const tiles = new Map<string, TileWrite>();
+  const tiles: TileWrite[] = [];
   let incoming = [...leaves];
   for (let level = 0; incoming.length > 0; level++) {
     let index = Math.floor(levelCount(level, size) / TILE_WIDTH);
@@ -77,17 +73,19 @@ export function appendLeaves(
     const above: Buffer[] = [];
     for (const hash of incoming) {
       current.push(hash);
-      tiles.set(`${level}/${index}`, { level, index, hashes: Buffer.concat(current) });
       if (current.length === TILE_WIDTH) {
+        tiles.push({ level, index, hashes: Buffer.concat(current) });
         above.push(perfectRoot(current));
         index++;
         current = [];
       }
     }
+    // The tile the level's last hashes went into, partial.
+    if (current.length > 0) tiles.push({ level, index, hashes: Buffer.concat(current) });
     next[level] = current;
     incoming = above;
   }
-  return { edge: next, tiles: [...tiles.values()] };
+  return { edge: next, tiles };
 }
 
 /** The RFC 6962 root of a tree of `size` leaves from its right edge. */

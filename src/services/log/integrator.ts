@@ -2,7 +2,8 @@
  * The integrator (docs/decisions/0066-log-order-and-integration.md): on the node holding the log's lease, every
  * INTERVAL_MS, it takes the entries committed since the last checkpoint, appends their hashes to the tiles, and signs
  * and publishes the next checkpoint. None of it runs on a write's path: a write only stores its revision's place
- * (on SQLite with its entry: docs/decisions/0071-sqlite-writes-carry-their-log-entry.md).
+ * (on SQLite with its entry: docs/decisions/0071-sqlite-writes-carry-their-log-entry.md). On SQLite it runs in a thread
+ * of its own (integrator-thread.ts).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -55,6 +56,8 @@ export class LogIntegrator {
   /** `undefined` until the log's key is known; false on a node whose key is not the log's. */
   private signs: boolean | undefined;
   private failing = false;
+  /** The tree this integrator last published: extended from memory while the log is still there. */
+  private published: { size: number; root: Buffer; edge: TreeEdge } | undefined;
 
   constructor(
     private readonly store: LogStore,
@@ -116,11 +119,7 @@ export class LogIntegrator {
     }
     const batch = await this.store.next(BATCH);
     if (batch === undefined || batch.size !== head.size) return false;
-    const edge = await readEdge(this.store, batch.size);
-    // The tiles must give the published root: never extend a tree that is not the one signed.
-    if (head.root === undefined || !rootFromEdge(edge, batch.size).equals(head.root)) {
-      throw new Error(`the log's tiles do not give the root of its checkpoint at size ${batch.size}`);
-    }
+    const edge = await this.edgeOf(batch.size, head.root);
     const size = batch.size + batch.entries.length;
     const leaves: Buffer[] = [];
     for (const [i, entry] of batch.entries.entries()) {
@@ -130,7 +129,20 @@ export class LogIntegrator {
     const appended = appendLeaves(edge, batch.size, leaves);
     const root = rootFromEdge(appended.edge, size);
     const published = await batch.append(appended.tiles, root, this.sign(size, root));
+    this.published = published ? { size, root, edge: appended.edge } : undefined;
     return published && batch.entries.length === BATCH;
+  }
+
+  /** The right edge of the published tree: from memory if this integrator published it, else from the tiles. */
+  private async edgeOf(size: number, root: Buffer | undefined): Promise<TreeEdge> {
+    const { published } = this;
+    if (published?.size === size && root?.equals(published.root)) return published.edge;
+    const edge = await readEdge(this.store, size);
+    // The tiles must give the published root: never extend a tree that is not the one signed.
+    if (root === undefined || !rootFromEdge(edge, size).equals(root)) {
+      throw new Error(`the log's tiles do not give the root of its checkpoint at size ${size}`);
+    }
+    return edge;
   }
 
   private sign(size: number, root: Buffer): string {

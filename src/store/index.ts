@@ -1,5 +1,6 @@
 /** MongoDB when MONGODB_URI is set, the embedded SQLite store otherwise; the import's store on the same data. */
 import type { ImportStore } from './import.js';
+import type { LogSource, LogStore } from './log.js';
 import { refusingStore } from './refusals.js';
 import type { AssetStore, StoreOptions } from './types.js';
 
@@ -31,4 +32,10 @@ export async function openImportStore(options: StoreOptions): Promise<ImportStor
   }
   const { openEmbeddedImportStore } = await import('./sqlite/import.js');
   return openEmbeddedImportStore({ dataDir: options.dataDir, timeZone: options.timeZone });
+}
+
+/** The log of a store opened again in another thread, from the store's `logSource`. */
+export async function openLogSource(source: LogSource): Promise<LogStore & { close(): void }> {
+  const { openLogFile } = await import('./sqlite/log.js');
+  return openLogFile(source.file);
 }

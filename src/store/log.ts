@@ -26,6 +26,15 @@ export interface LogBatch {
   append(tiles: readonly TileWrite[], root: Buffer, checkpoint: string): Promise<boolean>;
 }
 
+/**
+ * Where another thread opens the same log again (`openLogSource`): on SQLite the integrator runs in a thread of its
+ * own (docs/decisions/0079-the-integrator-runs-in-a-thread-of-its-own.md).
+ */
+export interface LogSource {
+  engine: 'sqlite';
+  file: string;
+}
+
 export interface LogStore {
   head(): Promise<LogHead>;
   /** Sets the log's verifier key if it has none; answers the key the log has. */

@@ -90,6 +90,7 @@ export function refusingStore(store: AssetStore, { classify, deadlineMs }: Refus
   return {
     transfers,
     log,
+    ...(store.logSource === undefined ? {} : { logSource: store.logSource }),
     files: {
       // Uploads stream for as long as the client sends: no bound of time.
       put: write((file, source) => store.files.put(file, source), false),

@@ -4,7 +4,7 @@ import type { JsonObject } from '../domain/json.js';
 import { isFieldName, type ListedRow, type ListMode } from '../domain/listing.js';
 import type { TransferMark } from '../domain/transfers.js';
 import type { FileStore } from './files.js';
-import type { LogStore } from './log.js';
+import type { LogSource, LogStore } from './log.js';
 
 /** One asset as kept by a store: `asset` is the document exactly as served, nothing else of it is ever served. */
 export interface AssetRecord {
@@ -150,6 +150,8 @@ export interface AssetStore {
   writeState?(): WriteState;
   /** The transparency log of the revisions (docs/decisions/0066-log-order-and-integration.md). */
   readonly log: LogStore;
+  /** Set where the log's integrator runs in a thread of its own, which opens the log again from it. */
+  readonly logSource?: LogSource;
   close(): Promise<void>;
 }
 

@@ -40,6 +40,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     list: feedReader(db),
     ...revisionReader(db),
     log,
+    logSource: { engine: 'sqlite', file: db.name },
     watchWrites: watch.watchWrites,
     async ping() {
       ping.get();

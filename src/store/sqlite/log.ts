@@ -112,9 +112,31 @@ interface LeafRow {
   asset_id: string;
   rev: number;
   entry: Buffer | null;
-  date: string | null;
-  author: string | null;
-  changes: string | null;
+}
+
+interface StoredRevision {
+  date: string;
+  author: string;
+  changes: string;
+}
+
+/** Readers wait rather than fail while another connection recovers the WAL. */
+const READ_BUSY_TIMEOUT_MS = 60_000;
+
+/**
+ * The log of the store in `file` on connections of its own, for the integrator's thread
+ * (docs/decisions/0079-the-integrator-runs-in-a-thread-of-its-own.md). The store has prepared the log's tables.
+ */
+export function openLogFile(file: string): LogStore & { close(): void } {
+  const db = new Database(file, { timeout: READ_BUSY_TIMEOUT_MS });
+  const log = openLog(db);
+  return {
+    ...log,
+    close() {
+      log.close();
+      db.close();
+    },
+  };
 }
 
 export function openLog(db: Database.Database): LogStore & { close(): void } {
@@ -123,15 +145,23 @@ export function openLog(db: Database.Database): LogStore & { close(): void } {
   // The lease and the key need no sync of their own.
   const logWriter = new Database(db.name, { timeout: 0 });
   logWriter.pragma('synchronous = NORMAL');
+  // The checkpointer's work (checkpointer.ts): SQLite's automatic one would copy the WAL inside the log's COMMITs.
+  logWriter.pragma('wal_autocheckpoint = 0');
   const selectState = db.prepare<[], StateRow>('SELECT size, root, checkpoint, vkey FROM log_state WHERE id = 1');
   const selectLeaves = db.prepare<[number, number], LeafRow>(
-    'SELECT l.idx, l.asset_id, l.rev, l.entry, r.date, r.author, r.changes FROM log_leaves l ' +
-      'LEFT JOIN revisions r ON l.entry IS NULL AND r.asset_id = l.asset_id AND r.rev = l.rev ' +
-      'WHERE l.idx >= ? ORDER BY l.idx LIMIT ?',
+    'SELECT idx, asset_id, rev, entry FROM log_leaves WHERE idx >= ? ORDER BY idx LIMIT ?',
+  );
+  // Only for a leaf without its entry (a revision stored before the log): a join would look up every leaf's revision.
+  const selectRevision = db.prepare<[string, number], StoredRevision>(
+    'SELECT date, author, changes FROM revisions WHERE asset_id = ? AND rev = ?',
   );
   const readLeaves = db.transaction((max: number) => {
     const state = selectState.get()!;
-    return { size: state.size, leaves: selectLeaves.all(state.size, max) };
+    const leaves = selectLeaves.all(state.size, max);
+    const stored = leaves.map((leaf) =>
+      leaf.entry === null ? selectRevision.get(leaf.asset_id, leaf.rev) : undefined,
+    );
+    return { size: state.size, leaves, stored };
   });
   const selectTile = db
     .prepare<[number, number], Buffer>('SELECT hashes FROM log_tiles WHERE level = ? AND idx = ?')
@@ -196,18 +226,18 @@ export function openLog(db: Database.Database): LogStore & { close(): void } {
     return leadStatement.run(holder, until, holder, now).changes === 1;
   });
 
-  async function batchOf(size: number, leaves: LeafRow[]): Promise<LogBatch> {
+  async function batchOf(size: number, leaves: LeafRow[], stored: (StoredRevision | undefined)[]): Promise<LogBatch> {
     const computed = await logEntries(
-      leaves
-        .filter((leaf) => leaf.entry === null)
-        .map((leaf) => {
-          if (leaf.date === null || leaf.author === null || leaf.changes === null)
-            throw new Error(
-              `log index ${leaf.idx} names revision ${leaf.rev} of ${leaf.asset_id}, which is not stored`,
-            );
-          const changes = JSON.parse(leaf.changes) as Revision['changes'];
-          return { asset: leaf.asset_id, revision: { rev: leaf.rev, date: leaf.date, author: leaf.author, changes } };
-        }),
+      leaves.flatMap((leaf, i) => {
+        if (leaf.entry !== null) return [];
+        const revision = stored[i];
+        if (revision === undefined)
+          throw new Error(`log index ${leaf.idx} names revision ${leaf.rev} of ${leaf.asset_id}, which is not stored`);
+        const changes = JSON.parse(revision.changes) as Revision['changes'];
+        return [
+          { asset: leaf.asset_id, revision: { rev: leaf.rev, date: revision.date, author: revision.author, changes } },
+        ];
+      }),
     );
     const entries = leaves.map((leaf) => leaf.entry ?? computed.shift()!);
     const append = inLogTransaction((tiles: Parameters<LogBatch['append']>[0], root: Buffer, checkpoint: string) => {
@@ -242,8 +272,8 @@ export function openLog(db: Database.Database): LogStore & { close(): void } {
       return lead(holder, now + ms, now);
     },
     async next(max) {
-      const { size, leaves } = readLeaves(max);
-      return leaves.length === 0 ? undefined : batchOf(size, leaves);
+      const { size, leaves, stored } = readLeaves(max);
+      return leaves.length === 0 ? undefined : batchOf(size, leaves, stored);
     },
     async tile(level, index) {
       return selectTile.get(level, index);

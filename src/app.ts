@@ -26,6 +26,7 @@ import { API_PREFIX } from './contract/document.js';
 import { ensureSigningKey, type SigningKey } from './services/signing.js';
 import { logIdentity } from './services/log/identity.js';
 import { LogIntegrator } from './services/log/integrator.js';
+import { IntegratorThread } from './services/log/integrator-thread.js';
 import replyValidation from './plugins/reply-validation.js';
 import { timedStore } from './store/timed.js';
 import { cachedStore } from './store/cached.js';
@@ -183,8 +184,11 @@ export async function buildApp({
     app.log,
     store.writeState?.bind(store),
   );
-  // docs/decisions/0066-log-order-and-integration.md: off the requests' path, stopped before the store closes.
-  const integrator = new LogIntegrator(store.log, logIdentityOfNode, app.log);
+  // docs/decisions/0066-log-order-and-integration.md: off the requests' path, stopped before the store closes; in a
+  // thread of its own where the store can open the log there (docs/decisions/0079-the-integrator-runs-in-a-thread-of-its-own.md).
+  const integrator = store.logSource
+    ? new IntegratorThread({ source: store.logSource, identity: logIdentityOfNode }, app.log)
+    : new LogIntegrator(store.log, logIdentityOfNode, app.log);
   app.addHook('onReady', async () => {
     app.log.info({ vkey: logIdentityOfNode.vkey }, 'transparency log: this node signs with this verifier key');
     await integrator.start();

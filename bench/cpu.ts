@@ -17,7 +17,7 @@ const TICKS = (() => {
 })();
 
 /** Seconds of CPU (user + system) a process has used so far; undefined when it is gone (or not on Linux). */
-function cpuSeconds(pid: number): number | undefined {
+export function cpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The fields after the command name (which may hold spaces) start at field 3; utime is 14, stime 15.

@@ -48,14 +48,14 @@ export class IntegratorThread {
         if ('started' in message) resolve();
         else this.log[message.log](message.details, message.message);
       });
-      worker.on('error', (error) => {
-        this.log.error({ err: error }, "the transparency log's integrator failed; it starts again");
-      });
+      worker.on('error', (error) => this.log.error({ err: error }, "the transparency log's integrator failed"));
       this.exited = new Promise((exited) =>
-        worker.once('exit', () => {
+        worker.once('exit', (code) => {
           resolve();
           exited();
-          if (!this.stopped) this.restart = setTimeout(() => void this.start(), RESTART_MS);
+          if (this.stopped) return;
+          this.log.error({ code }, "the transparency log's integrator thread ended; it starts again");
+          this.restart = setTimeout(() => void this.start(), RESTART_MS);
         }),
       );
     });

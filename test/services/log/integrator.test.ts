@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logEntry } from '../../../src/domain/log/entry.js';
 import { openNote, parseCheckpoint, parseVerifierKey } from '../../../src/domain/log/note.js';
@@ -14,7 +15,7 @@ import { logIdentity, type LogIdentity } from '../../../src/services/log/identit
 import { LogIntegrator, type IntegratorLog } from '../../../src/services/log/integrator.js';
 import { IntegratorThread } from '../../../src/services/log/integrator-thread.js';
 import { ensureSigningKey } from '../../../src/services/signing.js';
-import { openStore } from '../../../src/store/index.js';
+import { openLogSource, openStore } from '../../../src/store/index.js';
 import type { AssetStore } from '../../../src/store/types.js';
 import { DRAFT_ZONE, draftAt, written } from '../../store/fixtures/drafts.js';
 import { useScratch } from '../../helpers/server.js';
@@ -28,7 +29,8 @@ interface Running {
 const running: { store?: AssetStore; integrators: Running[] } = { integrators: [] };
 
 afterEach(async () => {
-  await Promise.all(running.integrators.splice(0).map((integrator) => integrator.stop()));
+  // In order: a log opened again is closed after the integrator working on it has stopped.
+  for (const integrator of running.integrators.splice(0)) await integrator.stop();
   await running.store?.close();
   running.store = undefined;
 });
@@ -98,8 +100,12 @@ describe('the log integrator', () => {
   it('in this process: two integrators publish one tree of the writes in commit order', async () => {
     const { store, dataDir } = await freshStore();
     const identity = identityIn(dataDir);
-    const integrators = [0, 1].map(() => new LogIntegrator(store.log, identity, recordingLog()));
-    running.integrators.push(...integrators);
+    // On SQLite the second works on the log opened again from its source, as the integrator's thread opens it.
+    const reopened = store.logSource === undefined ? undefined : await openLogSource(store.logSource);
+    const integrators = [store.log, reopened ?? store.log].map(
+      (log) => new LogIntegrator(log, identity, recordingLog()),
+    );
+    running.integrators.push(...integrators, { stop: async () => reopened?.close() });
     await Promise.all(integrators.map((integrator) => integrator.start()));
     await expectHeadOfEntries(store, identity, 0);
 
@@ -149,4 +155,17 @@ describe('the log integrator', () => {
       expect((await store.log.head()).size).toBe(3);
     },
   );
+
+  it.runIf(!onMongo)('a thread that ends unasked is started again, and the node is told', async () => {
+    const { store, dataDir } = await freshStore();
+    const log = recordingLog();
+    const thread = new IntegratorThread({ source: store.logSource!, identity: identityIn(dataDir) }, log);
+    running.integrators.push(thread);
+    await thread.start();
+    // Ended from outside, as a crash would end it.
+    await (thread as unknown as { worker: Worker }).worker.terminate();
+    await createAssets(store, 2);
+    await waitForSize(store, 2);
+    expect(log.lines).toEqual([{ level: 'error', message: expect.stringMatching(/thread ended; it starts again/) }]);
+  });
 });

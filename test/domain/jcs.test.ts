@@ -31,6 +31,8 @@ const key = fc.oneof(
   fc.string({ unit: 'binary' }),
   fc.constantFrom('', '__proto__', 'toJSON', '0', '1', '10', '9', '01', '1a', '4294967295', '\u20ac', '\ud83d\ude00'),
   fc.constantFrom('\ufb33', '\ud800', '\udc00', 'a\u0000', 'é', 'e\u0301', '\u007f', 'op', 'path', 'value'),
+  // A backslash before `ud`: written as `\\ud`, which holds what a lone surrogate's escape starts with.
+  fc.constantFrom('\\ud800', 'a\\udc00', '\\\ud800'),
 );
 
 /** Numbers JCS writes in its own forms, and those it refuses. */
@@ -48,6 +50,7 @@ const value = fc.letrec((tie) => ({
     number,
     fc.string({ unit: 'grapheme' }),
     fc.string({ unit: 'binary' }),
+    fc.constantFrom('\\ud800', 'a\\udc00', '\\\ud800'),
     fc.array(tie('value')),
     fc.dictionary(key, tie('value')),
   ),

@@ -6,8 +6,6 @@
  */
 import canonicalize from 'canonicalize';
 
-const wellFormed = (text: string): boolean => text.isWellFormed();
-
 /** Thrown inside the copy: the value is `canonicalize`'s to write (or to refuse). */
 const NOT_PLAIN = new Error('not plain JSON data');
 
@@ -21,7 +19,6 @@ function reordered(key: string): boolean {
 function sortedCopy(value: unknown): unknown {
   switch (typeof value) {
     case 'string':
-      if (!wellFormed(value)) throw NOT_PLAIN;
       return value;
     case 'number':
       if (!Number.isFinite(value)) throw NOT_PLAIN;
@@ -52,7 +49,7 @@ function sortedCopy(value: unknown): unknown {
   let sorted = true;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    if (reordered(key) || !wellFormed(key)) throw NOT_PLAIN;
+    if (reordered(key)) throw NOT_PLAIN;
     if (i > 0 && keys[i - 1]! > key) sorted = false;
   }
   if (sorted) {
@@ -79,14 +76,22 @@ function sortedCopy(value: unknown): unknown {
   return copy;
 }
 
+/**
+ * JSON.stringify writes a lone surrogate, which JCS refuses, as an escape `\udxxx`: a text without `\ud` has none,
+ * and is checked once rather than string by string. A text with it (perhaps only a backslash written before `ud`)
+ * is `canonicalize`'s to write or refuse.
+ */
+const MAYBE_LONE_SURROGATE = '\\ud';
+
 /** The JCS of `value`, equal to `canonicalize(value)` (which throws for what JCS cannot write). */
 export function jcs(value: unknown): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(sortedCopy(value));
   } catch {
-    text = canonicalize(value);
+    text = undefined;
   }
+  if (text === undefined || text.includes(MAYBE_LONE_SURROGATE)) text = canonicalize(value);
   if (text === undefined) throw new Error('a value JCS cannot write');
   return text;
 }

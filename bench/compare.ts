@@ -5,8 +5,8 @@
  * compiled service (`tsc -p tsconfig.build.json --outDir <folder>`, the folder inside this repository so that it
  * finds node_modules), with the settings after its folder, on a store of its own seeded with 5,000 assets; the
  * servers share the server core and the load runs on the other, as in `npm run bench`. It prints, per scenario and
- * build, the median throughput and CPU per request, and each build's cost against the first (how the log's cost
- * per write was measured: docs/transparency-log.md).
+ * build, the median throughput and CPU per request, and each build's cost against the first: the median over the
+ * rounds of each round's ratio (how the log's cost per write was measured: docs/transparency-log.md).
  *
  * Options: --rounds N (12 bursts per build), --burst S (5 seconds), --scenarios create,patch.
  */
@@ -145,15 +145,15 @@ try {
       }
     }
     const [base] = servers;
-    const baseRps = median(runs.get(base!.name)!.rps);
-    const baseCpu = median(runs.get(base!.name)!.cpuUs);
+    const baseRuns = runs.get(base!.name)!;
     for (const { name } of servers) {
       const { rps, cpuUs } = runs.get(name)!;
-      const cost = (baseRps / median(rps) - 1) * 100;
-      const cpu = (median(cpuUs) / baseCpu - 1) * 100;
+      // Against the base's burst of the same round, minutes apart at most: the machine's drift weighs on both alike.
+      const cost = median(rps.map((r, round) => baseRuns.rps[round]! / r - 1)) * 100;
+      const cpu = median(cpuUs.map((c, round) => c / baseRuns.cpuUs[round]! - 1)) * 100;
       process.stdout.write(
         `${scenario.padEnd(7)} ${name.padEnd(12)} ${String(median(rps)).padStart(6)} req/s ${String(median(cpuUs)).padStart(5)} µs CPU a request` +
-          `${name === base!.name ? '' : `   against ${base!.name}: throughput cost ${cost.toFixed(1)} %, CPU ${cpu.toFixed(1)} %`}\n`,
+          `${name === base!.name ? '' : `   against ${base!.name}, round by round: throughput cost ${cost.toFixed(1)} %, CPU ${cpu.toFixed(1)} %`}\n`,
       );
     }
     process.stdout.write(`${JSON.stringify({ scenario, runs: Object.fromEntries(runs) })}\n`);

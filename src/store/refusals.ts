@@ -4,7 +4,6 @@
  * `Retry-After`; a call the engine has not answered within its bound is refused the same way, so that no request
  * hangs on a silent engine. What the node's writes last met is kept for `GET /health`.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   StoreBusyError,
   StoreRefusal,
@@ -36,20 +35,21 @@ export function refusingStore(store: AssetStore, { classify, deadlineMs }: Refus
     return async (...args) => {
       const running = call(...args);
       if (!bounded) return running.catch((error: unknown) => Promise.reject(translate(error)));
-      const overdue = new AbortController();
+      // A plain timer: an aborted `timers/promises` sleep would build an AbortError, stack and all, on every call.
+      let timer: NodeJS.Timeout | undefined;
+      const overdue = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          // Whatever the call does later is applied whole or not at all: the store's own rule.
+          running.catch(() => undefined);
+          reject(new StoreUnavailableError(`the store did not answer within ${deadlineMs} ms`));
+        }, deadlineMs);
+      });
       try {
-        return await Promise.race([
-          running,
-          sleep(deadlineMs, undefined, { signal: overdue.signal }).then(() => {
-            // Whatever the call does later is applied whole or not at all: the store's own rule.
-            running.catch(() => undefined);
-            throw new StoreUnavailableError(`the store did not answer within ${deadlineMs} ms`);
-          }),
-        ]);
+        return await Promise.race([running, overdue]);
       } catch (error) {
         throw translate(error);
       } finally {
-        overdue.abort();
+        clearTimeout(timer);
       }
     };
   }

@@ -171,8 +171,8 @@ const fullDisk: Scenario = {
   async store(dir) {
     const dataDir = join(dir, 'data');
     mkdirSync(dataDir);
-    // Room for the WAL the load writes before the filler takes the rest (a WAL that fills the disk itself can
-    // only be checkpointed once space is freed elsewhere: docs/reliability.md).
+    // Room for the WAL (at most about 64 MiB: docs/decisions/0080-the-wal-is-bounded.md) and the data the load
+    // writes before the filler takes the rest.
     const unmount = mountSmallFileSystem(dataDir, 256);
     return { store: { dataDir, authFile: '' }, cleanup: unmount };
   },

@@ -104,8 +104,11 @@ function walSync(wal: number): () => Promise<void> {
   return syncWal;
 }
 
-/** Codes of a file system without room: SQLite's own, and the system's (the WAL's sync, the files' folder). */
-const FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+/**
+ * Codes of a file system without room: SQLite's own, the system's (the WAL's sync, the files' folder), and the WAL
+ * index (`-shm`) that could not grow, as a long WAL needs on a full disk.
+ */
+const FULL = new Set(['SQLITE_FULL', 'SQLITE_IOERR_SHMSIZE', 'ENOSPC', 'EDQUOT']);
 
 /** A full file system refuses writes (503, `Storage full`); reads go on (refusals.ts). */
 export function sqliteRefusal(error: unknown): StoreRefusal | undefined {

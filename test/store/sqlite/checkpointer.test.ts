@@ -1,0 +1,69 @@
+/**
+ * The embedded store's WAL under steady writes (src/store/sqlite/checkpointer.ts,
+ * docs/decisions/0080-the-wal-is-bounded.md): PASSIVE checkpoints alone let it grow for as long as the writes go on;
+ * past its bound it is emptied.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCheckpointer } from '../../../src/store/sqlite/checkpointer.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes 4-KiB rows for `ms` with a read between transactions; answers every WAL size seen and the bytes written. */
+async function steadyWrites(maxWalFrames: number, ms: number): Promise<{ sizes: number[]; written: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
+  dirs.push(dir);
+  const file = join(dir, 'store.sqlite');
+  const writer = new Database(file);
+  writer.pragma('journal_mode = WAL');
+  writer.pragma('synchronous = NORMAL');
+  writer.pragma('wal_autocheckpoint = 0');
+  writer.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body BLOB)');
+  const reader = new Database(file, { readonly: true });
+  const count = reader.prepare('SELECT count(*) FROM rows').pluck();
+  const insert = writer.prepare('INSERT INTO rows (body) VALUES (?)');
+  const batch = writer.transaction(() => {
+    for (let i = 0; i < 8; i++) insert.run(Buffer.alloc(4096, i));
+  });
+  const checkpointer = startCheckpointer(file, { maxWalFrames });
+  const sizes: number[] = [];
+  let written = 0;
+  const until = Date.now() + ms;
+  try {
+    while (Date.now() < until) {
+      batch();
+      written += 8 * 4096;
+      count.get();
+      sizes.push(statSync(`${file}-wal`).size);
+      await nextTurn();
+    }
+  } finally {
+    await checkpointer.close();
+    reader.close();
+    writer.close();
+  }
+  return { sizes, written };
+}
+
+const shrinks = (sizes: number[]) => sizes.filter((size, i) => i > 0 && size < sizes[i - 1]!).length;
+
+describe('the checkpointer', () => {
+  it('without a bound on the WAL, steady writes only make it grow', async () => {
+    const { sizes } = await steadyWrites(Number.POSITIVE_INFINITY, 1500);
+    expect(shrinks(sizes)).toBe(0);
+    expect(sizes.at(-1)).toBeGreaterThan(sizes[0]!);
+  });
+
+  it('empties a WAL past its bound while the writes go on', async () => {
+    const { sizes, written } = await steadyWrites(256, 1500);
+    expect(shrinks(sizes)).toBeGreaterThan(0);
+    expect(Math.max(...sizes)).toBeLessThan(written);
+  });
+});

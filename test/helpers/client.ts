@@ -6,7 +6,7 @@
  * servers): a reply that breaks it arrives as a 500.
  */
 import { Readable } from 'node:stream';
-import { request as undiciRequest, Agent, type Dispatcher } from 'undici';
+import { request as undiciRequest, Agent, interceptors, type Dispatcher } from 'undici';
 import type { FastifyInstance } from 'fastify';
 import { noteSecrets } from './logs.js';
 
@@ -58,8 +58,21 @@ export interface Transport {
   send(request: OutgoingRequest): Promise<IncomingResponse>;
 }
 
-/** One keep-alive-free dispatcher so closing a test server never waits for idle sockets. */
-const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
+/**
+ * One keep-alive-free dispatcher so closing a test server never waits for idle sockets. A GET or HEAD whose
+ * connection closes before any answer is sent once more, as Go's HTTP client and browsers do for idempotent
+ * requests (RFC 9110 §9.2.2): a node sometimes closes a connection a sequence of tile reads is using
+ * (docs/testing.md). Statuses are never retried: a test sees every 429 and 503.
+ */
+const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 }).compose(
+  interceptors.retry({
+    maxRetries: 1,
+    minTimeout: 0,
+    methods: ['GET', 'HEAD'],
+    statusCodes: [],
+    errorCodes: ['UND_ERR_SOCKET', 'ECONNRESET'],
+  }),
+);
 
 /** Real HTTP over a socket (undici); `through` keeps connections alive as it likes (a default one does not). */
 export function httpTransport(baseUrl: string, through: Dispatcher = dispatcher): Transport {

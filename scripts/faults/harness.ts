@@ -191,8 +191,9 @@ export async function runScenario(scenario: Scenario): Promise<Outcome> {
     await Promise.all(nodes.map((node) => node.stop().catch(() => undefined)));
     if (failed || process.env.FAULTS_KEEP) {
       log(`node logs:\n${nodes.map((n) => n.log().slice(-3000)).join('\n')}`);
-      // What the nodes answered 500 for, on lines CI prints (.ci/run): the cause of a violation, not only its trace.
-      for (const line of nodes.flatMap((node) => node.requestErrors)) console.error(`  node log: ${line}`);
+      // What the nodes logged as errors (a 500's cause, a failing integrator), on lines CI prints (.ci/run): the
+      // cause of a violation, not only its trace.
+      for (const line of nodes.flatMap((node) => node.errors)) console.error(`  node log: ${line}`);
     }
     await cleanup();
     rmSync(dir, { recursive: true, force: true });

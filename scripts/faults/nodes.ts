@@ -55,8 +55,11 @@ export class RegistryNode {
   private exited: Promise<void> = Promise.resolve();
   private output = '';
   private partial = '';
-  /** The first lines the process logged for a request it answered with an error of its own (level 50, a reqId). */
-  readonly requestErrors: string[] = [];
+  /**
+   * The first lines the process logged at level error (50): a request it answered with an error of its own (a
+   * reqId), or its own work's (the transparency log's integrator).
+   */
+  readonly errors: string[] = [];
   paused = false;
 
   constructor(readonly options: NodeOptions) {}
@@ -120,8 +123,7 @@ export class RegistryNode {
       const lines = (this.partial + text).split('\n');
       this.partial = lines.pop()!.slice(-100_000);
       for (const line of lines) {
-        if (this.requestErrors.length < 10 && line.includes('"level":50') && line.includes('"reqId"'))
-          this.requestErrors.push(`${name} ${line.slice(0, 2000)}`);
+        if (this.errors.length < 10 && line.includes('"level":50')) this.errors.push(`${name} ${line.slice(0, 2000)}`);
       }
     };
     child.stdout?.on('data', keep);

@@ -55,7 +55,9 @@ export class LogIntegrator {
   private stopped = false;
   /** `undefined` until the log's key is known; false on a node whose key is not the log's. */
   private signs: boolean | undefined;
-  private failing = false;
+  /** The failed passes since the last that went through, and the kinds of failure logged meanwhile. */
+  private failures = 0;
+  private readonly failureKinds = new Set<string>();
   /** The tree this integrator last published: extended from memory while the log is still there. */
   private published: { size: number; root: Buffer; edge: TreeEdge } | undefined;
 
@@ -87,13 +89,20 @@ export class LogIntegrator {
   private passLogged(): Promise<boolean> {
     return this.pass().then(
       (more) => {
-        this.failing = false;
+        if (this.failures > 0) {
+          this.log.info({ failedPasses: this.failures }, 'the transparency log is integrated again');
+        }
+        this.failures = 0;
+        this.failureKinds.clear();
         return more;
       },
       (error: unknown) => {
-        // Once per spell of failures: the store may be away for a while.
-        if (!this.failing) this.log.error({ err: error }, 'the transparency log could not be integrated');
-        this.failing = true;
+        // Each kind of failure once per spell of them: the store may be away for a while.
+        const kind = error instanceof Error ? error.message : String(error);
+        if (!this.failureKinds.has(kind))
+          this.log.error({ err: error }, 'the transparency log could not be integrated');
+        this.failureKinds.add(kind);
+        this.failures++;
         return false;
       },
     );

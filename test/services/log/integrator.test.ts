@@ -168,4 +168,24 @@ describe('the log integrator', () => {
     await waitForSize(store, 2);
     expect(log.lines).toEqual([{ level: 'error', message: expect.stringMatching(/thread ended; it starts again/) }]);
   });
+  it('logs each kind of failure once a spell, and when the log is integrated again', async () => {
+    const { store, dataDir } = await freshStore();
+    const failures = ['the disk is full', 'the disk is full', 'the lock is held', 'the disk is full'];
+    // The store's own log, failing as a full disk makes it fail, for the first passes.
+    const failing = {
+      ...store.log,
+      head: () => (failures.length > 0 ? Promise.reject(new Error(failures.shift())) : store.log.head()),
+    };
+    const log = recordingLog();
+    const integrator = new LogIntegrator(failing, identityIn(dataDir), log);
+    running.integrators.push(integrator);
+    await integrator.start();
+    await createAssets(store, 1);
+    await waitForSize(store, 1);
+    expect(log.lines).toEqual([
+      { level: 'error', message: 'the transparency log could not be integrated' },
+      { level: 'error', message: 'the transparency log could not be integrated' },
+      { level: 'info', message: 'the transparency log is integrated again' },
+    ]);
+  });
 });

@@ -139,10 +139,13 @@ describe('npm run mirror -- --log-vkey', () => {
     const mirror = startMirror(node.url, folder, vkey);
     expect(await keptSize(folder, after.size, mirror)).toBe(after.size);
     await node.stop();
-    // The copy goes on with other writes, past the size the mirror verified, signed with the same key.
+    // The copy goes on with other writes, past the size the mirror verified, signed with the same key, before it
+    // answers at the mirror's address: the mirror's first look at it is a larger tree, not an older one.
+    const growing = await startChild(copy);
+    await writeAssets(growing.url, 3);
+    const forked = await waitForLogSize(new Client(growing.url), vkey, after.size + 1);
+    await growing.stop();
     const fork = await startChild(copy, { port });
-    await writeAssets(fork.url, 3);
-    const forked = await waitForLogSize(new Client(fork.url), vkey, after.size + 1);
     expect(await exitOf(mirror)).toBe(3);
     expect(mirror.log()).toMatch(
       new RegExp(`the log at size \\d+ is not consistent with the checkpoint of size ${after.size} verified before`),

@@ -4,6 +4,7 @@
  * recognise a repeated write would apply it twice (docs/decisions/0074-mongodb-writes-bounded-and-sent-once.md).
  */
 import {
+  MongoBulkWriteError,
   MongoClient,
   MongoError,
   MongoNetworkError,
@@ -62,6 +63,14 @@ export async function withDatabase<T>(
 /** An error after which the write certainly did not happen, so its tick may be released at once. */
 export function isDuplicateKey(error: unknown): error is MongoServerError {
   return error instanceof MongoServerError && error.code === 11000;
+}
+
+/** A duplicate key, or a bulk write whose every failure is one: what was to be inserted is there already. */
+export function isRepeatedInsert(error: unknown): boolean {
+  return (
+    isDuplicateKey(error) ||
+    (error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000))
+  );
 }
 
 /** Documents per write of a bulk insert, and per batch of a long read. */

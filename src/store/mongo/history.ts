@@ -4,12 +4,12 @@
  * anything moves `latestRevision` on or serves a page, that revision is made sure of in the collection, so every
  * revision below a document's latest is always there (docs/decisions/0035-history-kept-beside-the-record.md).
  */
-import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import { changesBytes, keepsSnapshot } from '../../domain/history.js';
 import type { JsonObject } from '../../domain/json.js';
 import type { Revision, Snapshot } from '../types.js';
 import { loggedByStamp, type AssetDoc } from './asset-document.js';
-import { BULK_BATCH, isDuplicateKey } from './connection.js';
+import { BULK_BATCH, isDuplicateKey, isRepeatedInsert } from './connection.js';
 
 const COPIED_REMEMBERED = 10_000;
 /** What copying a document's latest revision reads: `modified` and `counterKey` give the copy its stamp. */
@@ -115,8 +115,7 @@ export async function insertRevisions(history: History, docs: readonly RevisionD
   try {
     await history.revisions.insertMany(docs, { ordered: false });
   } catch (error) {
-    const skipped = error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000);
-    if (!skipped) throw error;
+    if (!isRepeatedInsert(error)) throw error;
   }
 }
 

@@ -4,13 +4,13 @@
  * revision already stored, under the tick the log started at (docs/decisions/0066-log-order-and-integration.md).
  */
 import { createHash } from 'node:crypto';
-import { MongoBulkWriteError, type Collection } from 'mongodb';
+import type { Collection } from 'mongodb';
 import { parseDateToMicros } from '../../domain/dates.js';
 import { logEntry } from '../../domain/log/entry.js';
 import type { Revision } from '../types.js';
 import type { AssetDoc } from './asset-document.js';
 import type { Clock } from './clock.js';
-import { BULK_BATCH } from './connection.js';
+import { BULK_BATCH, isRepeatedInsert } from './connection.js';
 import type { RevisionDoc } from './history.js';
 import type { QueueDoc } from './log-scan.js';
 import { abandon, finish, takeTick } from './ticks.js';
@@ -32,8 +32,7 @@ async function insertQueued(queue: Collection<QueueDoc>, docs: readonly QueueDoc
   try {
     await queue.insertMany(docs, { ordered: false });
   } catch (error) {
-    const repeated = error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000);
-    if (!repeated) throw error;
+    if (!isRepeatedInsert(error)) throw error;
   }
 }
 

@@ -4,10 +4,10 @@
  * once taken never changes), then writes the tiles, then publishes the checkpoint by a compare-and-set on the
  * state's size and position. Entries left by an integrator that stopped in between are taken up by the next.
  */
-import { MongoBulkWriteError, type Binary, type Collection, type Db } from 'mongodb';
+import type { Binary, Collection, Db } from 'mongodb';
 import type { LogBatch, LogHead, LogStore } from '../log.js';
 import type { Clock } from './clock.js';
-import { isDuplicateKey } from './connection.js';
+import { isDuplicateKey, isRepeatedInsert } from './connection.js';
 import type { History } from './history.js';
 import { ensureIndexes } from './indexes.js';
 import { firstTick, queueStoredRevisions } from './log-queue.js';
@@ -91,13 +91,6 @@ export async function prepareLog(collections: LogCollections, history: History, 
   }
   await queueStoredRevisions(history.assets, history.revisions, collections.queue, state.startTick);
   await collections.state.updateOne({ _id: STATE_ID }, { $set: { migrated: true } });
-}
-
-function isRepeatedInsert(error: unknown): boolean {
-  return (
-    isDuplicateKey(error) ||
-    (error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000))
-  );
 }
 
 export function openLog(collections: LogCollections, scan: ScanContext): LogStore {

@@ -67,6 +67,8 @@ async function getJson(url: string): Promise<{ status: number; json: any }> {
 class LogView {
   private readonly tiles = new Map<string, Promise<Buffer>>();
   size = 0;
+  /** Revisions found without `logIndex`: looked at again after the streams' wait (`checkUnlogged`). */
+  readonly unlogged: { asset: string; rev: number }[] = [];
 
   constructor(readonly base: string) {}
 
@@ -114,6 +116,7 @@ async function checkLogEntry(
   asset: Asset,
   served: Revision,
   deadline: number,
+  write: string,
 ): Promise<string | undefined> {
   let revision = served;
   while (revision.logIndex === undefined && Date.now() < deadline) {
@@ -122,7 +125,11 @@ async function checkLogEntry(
   }
   const where = `revision ${served.rev} of ${asset.id}`;
   const index = revision.logIndex;
-  if (index === undefined) return `log: ${where} has no logIndex when the checks' wait for the log ended`;
+  if (index === undefined) {
+    await log.refresh();
+    log.unlogged.push({ asset: asset.id, rev: served.rev });
+    return `log: ${where} has no logIndex when the checks' wait for the log ended (checkpoint size ${log.size}; ${write})`;
+  }
   if (index >= log.size) {
     await log.refresh();
     if (index >= log.size) return `log: ${where} has logIndex ${index}, past the checkpoint's size ${log.size}`;
@@ -139,6 +146,34 @@ async function checkLogEntry(
   const hashes = await log.tile('0', tile);
   const stored = hashes.subarray((index % 256) * 32, (index % 256) * 32 + 32);
   return stored.equals(leaf) ? undefined : `log: the leaf hash of entry ${index} (${where}) is not the entry's`;
+}
+
+/**
+ * Which write made an asset's version, and when (s since the load began): for a version found missing. An edit
+ * refused but applied whole is found by the value it set.
+ */
+function writeOf(load: Load, id: string, version: Revision | string | undefined): string {
+  const start = load.attempts[0]?.sentAt ?? 0;
+  const date = typeof version === 'object' ? version.date : version;
+  const marker = typeof version === 'object' ? setValues(version).title : undefined;
+  const write =
+    load.attempts.find((a) => a.id === id && a.dateModified === date) ??
+    load.attempts.find((a) => a.id === id && a.kind === 'edit' && a.marker === marker);
+  if (write === undefined) return `${date} made by no write of the load`;
+  const at = (ms: number) => `+${((ms - start) / 1000).toFixed(1)}s`;
+  return `${date}: ${write.kind} ${write.marker} on ${write.node}, sent ${at(write.sentAt)}, answered ${write.status} ${at(write.answeredAt)}`;
+}
+
+/** The revisions found without `logIndex`, once more after the streams' wait: late, or never logged. */
+async function checkUnlogged(log: LogView, violations: string[]): Promise<void> {
+  for (const { asset, rev } of log.unlogged) {
+    const revision = (await history(log.base, asset)).find((r) => r.rev === rev);
+    violations.push(
+      revision?.logIndex === undefined
+        ? `log: revision ${rev} of ${asset} has still no logIndex after the streams' wait`
+        : `log: revision ${rev} of ${asset} has logIndex ${revision.logIndex} after the streams' wait: integrated late`,
+    );
+  }
 }
 
 async function history(base: string, id: string): Promise<Revision[]> {
@@ -200,7 +235,7 @@ async function checkAssets(
   load: Load,
   violations: string[],
   logWaitMs: number,
-): Promise<{ lost: number; finals: Map<string, string> }> {
+): Promise<{ lost: number; finals: Map<string, string>; log: LogView }> {
   const logDeadline = Date.now() + logWaitMs;
   let lost = 0;
   const finals = new Map<string, string>();
@@ -244,7 +279,10 @@ async function checkAssets(
           violations.push(`lost: edit ${attempt.marker} of ${asset.id}: its revision sets ${JSON.stringify(set)}`);
         }
       }
-      const logProblem = await checkLogEntry(log, asset, revision, logDeadline);
+    }
+    // Every revision, acknowledged or not (a refused write may have been applied whole): the log holds all (§17).
+    for (const revision of revisions) {
+      const logProblem = await checkLogEntry(log, asset, revision, logDeadline, writeOf(load, asset.id, revision));
       if (logProblem) violations.push(logProblem);
     }
     // Refused edits: not applied, or applied whole, and never twice.
@@ -262,7 +300,7 @@ async function checkAssets(
       }
     }
   }
-  return { lost, finals };
+  return { lost, finals, log };
 }
 
 /** The whole feed, once: every listed asset exactly once, ascending, at its final dateModified. */
@@ -313,8 +351,12 @@ async function checkStreams(
   for (const follower of followers) results.push(await follower.stop());
   results.forEach((result, i) => {
     const misses = stillMissing[i]!;
-    if (misses.length > 0)
-      violations.push(`stream ${i} missed the final version of ${misses.length} assets, e.g. ${misses[0]!.id}`);
+    if (misses.length > 0) {
+      const id = misses[0]!.id;
+      violations.push(
+        `stream ${i} missed the final version of ${misses.length} assets, e.g. ${id} (its last event ${followers[i]!.lastSeen.get(id) ?? 'none'}; final ${writeOf(load, id, finals.get(id))})`,
+      );
+    }
     if (result.duplicates > 0) violations.push(`stream ${i}: ${result.duplicates} duplicates`);
     if (result.outOfOrder > 0) violations.push(`stream ${i}: ${result.outOfOrder} events out of order`);
     if (result.broken.length > 0) violations.push(`stream ${i}: broken events, e.g. ${result.broken[0]}`);
@@ -339,9 +381,10 @@ export interface CheckOptions {
 export async function checkAll(options: CheckOptions): Promise<Verdict> {
   const { base, load, followers } = options;
   const violations = checkAnswers(load.attempts, options.requestTimeoutMs, options.excused ?? (() => false));
-  const { lost, finals } = await checkAssets(base, load, violations, options.streamWaitMs);
+  const { lost, finals, log } = await checkAssets(base, load, violations, options.streamWaitMs);
   // The streams first: they wait for the writes whose outcome the fault left unknown (their leases run out).
   await checkStreams(followers, load, finals, options.streamWaitMs, violations);
+  await checkUnlogged(log, violations);
   await checkFeed(base, load, finals, violations);
   return {
     acknowledged: load.acknowledged(),

@@ -7,6 +7,7 @@ import type { Collection, Db } from 'mongodb';
 import { StoreBusyError } from '../types.js';
 import type { AssetDoc } from './asset-document.js';
 import { isDuplicateKey } from './connection.js';
+import { fenceExpired } from './fences.js';
 import { INDEX } from './indexes.js';
 
 export const CLOCK_ID = 'clock';
@@ -35,6 +36,8 @@ export interface Clock {
   /** The push past records written around the store: the first write of the node waits for it. */
   catchingUp: Promise<void> | undefined;
   atOpen: number;
+  /** The stamps of expired ticks this node has fenced (fences.ts). */
+  readonly fenced: Set<number>;
 }
 
 /**
@@ -60,6 +63,7 @@ export async function openClock(db: Db, assets: Collection<AssetDoc>): Promise<C
     queue: Promise.resolve(),
     catchingUp: undefined,
     atOpen: Number(opened.t),
+    fenced: new Set(),
   };
   void caughtUp(clock).catch(() => undefined);
   return clock;
@@ -144,10 +148,14 @@ export function inClockQueue<T>(clock: Clock, work: () => Promise<T>, waitMs?: n
   return Promise.race([run.finally(() => clearTimeout(timer)), late]);
 }
 
-/** The clock's stamp and its live ticks; the database's time is asked only when some tick is in flight. */
+/**
+ * The clock's stamp and its live ticks; the database's time is asked only when some tick is in flight. An expired
+ * tick is fenced before it is left out (fences.ts).
+ */
 export async function readClock(clock: Clock): Promise<{ t: number; live: Tick[] }> {
   const doc = await clock.clocks.findOne({ _id: CLOCK_ID });
   if (!doc) throw new Error('the clock document is missing');
   const dbMs = doc.inflight.length > 0 ? await helloTime(clock.db) : 0;
+  await fenceExpired(clock, doc.inflight, dbMs);
   return { t: Number(doc.t), live: doc.inflight.filter((tick) => tick.exp > dbMs) };
 }

@@ -55,7 +55,8 @@ export async function openMongoImportStore(options: MongoStoreOptions): Promise<
       },
       async holdsOwnData() {
         if ((await importState.countDocuments({ _id: 'state' })) > 0) return false;
-        const asset = await assets.findOne({}, { projection: { _id: 1 } });
+        // A fence (fences.ts) is no data of the store's.
+        const asset = await assets.findOne({ fence: { $exists: false } }, { projection: { _id: 1 } });
         const transfer = asset ? null : await context.transfers.findOne({}, { projection: { _id: 1 } });
         return asset !== null || transfer !== null;
       },

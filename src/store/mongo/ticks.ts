@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreBusyError } from '../types.js';
 import { CLOCK_ID, caughtUp, helloTime, inClockQueue, readClock, type Clock, type Tick } from './clock.js';
+import { fenceExpired } from './fences.js';
 
 /** Database-clock ms a tick may stay in flight before readers ignore it (its writer crashed). */
 export const LEASE_MS = 30_000;
@@ -55,6 +56,8 @@ async function takeTickCas(clock: Clock): Promise<HeldTick> {
     if (!current) throw new Error('the clock document is missing');
     const t = Math.max(withinMillisecond(dbMs, nodeMicros()), Number(current.t) + 1);
     const entry: Tick = { t, exp: dbMs + LEASE_MS };
+    // Dropped from the clock below: fenced first, so that no reader passes one unfenced.
+    await fenceExpired(clock, current.inflight, dbMs);
     const live = current.inflight.filter((tick) => tick.exp > dbMs);
     const after = await clock.clocks.findOneAndUpdate(
       { _id: CLOCK_ID, v: current.v },

@@ -379,6 +379,44 @@ if (!BASE_URI) {
       }
     });
 
+    it('fences an expired tick before a reader passes it or a writer drops it: its write cannot commit behind them', async () => {
+      const store = await openFresh();
+      const client = new MongoClient(store.uri);
+      try {
+        const db = client.db(databaseName(store.uri));
+        const clock = db.collection('counters');
+        const assets = db.collection('assets');
+        /** A writer that took tick `t` and was stopped after its lease check, past the lease. */
+        const stoppedWriter = async (t: number) =>
+          clock.updateOne({ _id: 'clock' as never }, {
+            $max: { t },
+            $push: { inflight: { t, exp: Date.now() - 1 } },
+            $inc: { v: 1 },
+          } as never);
+        const stamp = (id: string, t: number) => assets.updateOne({ _id: id as never }, { $set: { modified: t } });
+        const a = await store.create((stamp) => written(draftAt(stamp)));
+        await stoppedWriter(a.modified + 1);
+        // A reader passes the tick: fenced first. The writer, resumed, cannot commit at it.
+        expect((await store.list(all())).map((row) => row.id)).toEqual([a.id]);
+        await expect(stamp(a.id, a.modified + 1)).rejects.toMatchObject({ code: 11000 });
+        // A writer drops it from the clock: fenced first too.
+        await stoppedWriter(a.modified + 2);
+        const b = await store.create((stamp) => written(draftAt(stamp)));
+        await expect(stamp(a.id, a.modified + 2)).rejects.toMatchObject({ code: 11000 });
+        expect(b.modified).toBeGreaterThan(a.modified + 2);
+        // The fences are listed nowhere; the assets are untouched.
+        for (const mode of ['all', 'real', 'test'] as const) {
+          const rows = await store.list({ ...all(), mode });
+          expect(rows.every((row) => row.id === a.id || row.id === b.id)).toBe(true);
+        }
+        expect((await store.list(all())).map((row) => row.id)).toEqual([a.id, b.id]);
+        expect((await store.get(a.id))?.modified).toBe(a.modified);
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    });
+
     it('keeps stamps unique and increasing across two nodes (two clients), and the day counter gap-free', async () => {
       const name = freshDatabase();
       const one = await openFresh(name);

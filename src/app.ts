@@ -184,6 +184,7 @@ export async function buildApp({
     app.log,
     store.writeState?.bind(store),
   );
+  store.onBackgroundFailure?.((message) => app.log.error({ failure: message }, "the store's background work failed"));
   // docs/decisions/0066-log-order-and-integration.md: off the requests' path, stopped before the store closes; in a
   // thread of its own where the store can open the log there (docs/decisions/0079-the-integrator-runs-in-a-thread-of-its-own.md).
   const integrator = store.logSource

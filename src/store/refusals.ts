@@ -91,6 +91,7 @@ export function refusingStore(store: AssetStore, { classify, deadlineMs }: Refus
     transfers,
     log,
     ...(store.logSource === undefined ? {} : { logSource: store.logSource }),
+    ...(store.onBackgroundFailure === undefined ? {} : { onBackgroundFailure: store.onBackgroundFailure.bind(store) }),
     files: {
       // Uploads stream for as long as the client sends: no bound of time.
       put: write((file, source) => store.files.put(file, source), false),

@@ -148,6 +148,11 @@ export interface AssetStore {
   readonly files: FileStore;
   /** What the node's writes last met: refused while the store refuses them (`GET /health`); absent: not kept. */
   writeState?(): WriteState;
+  /**
+   * Failures of the store's own background work, which no request meets (the embedded store's WAL checkpoints),
+   * the first of each run of them; those before the listener came are given to it. Absent: the store does none.
+   */
+  onBackgroundFailure?(listener: (message: string) => void): void;
   /** The transparency log of the revisions (docs/decisions/0066-log-order-and-integration.md). */
   readonly log: LogStore;
   /** Set where the log's integrator runs in a thread of its own, which opens the log again from it. */

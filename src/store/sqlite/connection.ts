@@ -21,6 +21,8 @@ export interface Connection {
   writer: Database.Database;
   /** Resolves once everything committed before the call is on the disk. */
   syncWal(): Promise<void>;
+  /** A checkpoint's failure, the first of each run of them (checkpointer.ts). */
+  onBackgroundFailure(listener: (message: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -45,13 +47,20 @@ export function openConnection(dataDir: string): Connection {
   writer.pragma('wal_autocheckpoint = 0');
   const wal = openSync(`${file}-wal`, 'r');
   const syncWal = walSync(wal);
-  const checkpointer = startCheckpointer(file);
+  // Kept until a listener comes: a failure at start-up is not lost.
+  const early: string[] = [];
+  let report = (message: string): void => void early.push(message);
+  const checkpointer = startCheckpointer(file, { onError: (message) => report(message) });
   // Random ids spread inserts over the primary-key tree: a larger page cache keeps bulk seeding fast.
   writer.pragma('cache_size = -65536');
   return {
     db,
     writer,
     syncWal,
+    onBackgroundFailure(listener) {
+      report = listener;
+      for (const message of early.splice(0)) listener(message);
+    },
     async close() {
       await checkpointer.close();
       closeSync(wal);

@@ -42,6 +42,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): AssetStore {
     log,
     logSource: { engine: 'sqlite', file: db.name },
     watchWrites: watch.watchWrites,
+    onBackgroundFailure: connection.onBackgroundFailure,
     async ping() {
       ping.get();
     },

@@ -1,15 +1,17 @@
 /**
  * The embedded store's WAL under steady writes (src/store/sqlite/checkpointer.ts,
  * docs/decisions/0080-the-wal-is-bounded.md): PASSIVE checkpoints alone let it grow for as long as the writes go on;
- * past its bound it is emptied.
+ * past its bound it is emptied. A checkpoint that fails reaches the store's listener, once a run of failures.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../../src/store/sqlite/checkpointer.js';
+import { openEmbeddedStore } from '../../../src/store/sqlite/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -65,5 +67,40 @@ describe('the checkpointer', () => {
     const { sizes, written } = await steadyWrites(256, 1500);
     expect(shrinks(sizes)).toBeGreaterThan(0);
     expect(Math.max(...sizes)).toBeLessThan(written);
+  });
+
+  it("reports a failing checkpoint to the store's listener, the first of each run of failures", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
+    dirs.push(dir);
+    const store = openEmbeddedStore({ dataDir: dir, timeZone: 'UTC' });
+    const file = join(dir, 'registry.sqlite');
+    const other = new Database(file);
+    const failures: string[] = [];
+    store.onBackgroundFailure!((message) => failures.push(message));
+    /** The database file made immutable (even to root) while frames wait in the WAL: a checkpoint cannot copy them. */
+    const failFor = async (ms: number) => {
+      execFileSync('chattr', ['+i', file]);
+      try {
+        other.prepare('INSERT INTO scratch VALUES (?)').run(Buffer.alloc(64 * 1024));
+        await sleep(ms);
+      } finally {
+        execFileSync('chattr', ['-i', file]);
+      }
+    };
+    try {
+      other.exec('CREATE TABLE scratch (body BLOB)');
+      // The first checkpoint done: the store's pages are in the file.
+      while (statSync(file).size <= 4096) await sleep(50);
+      // Several checkpoints fail (one every 200 ms): one report.
+      await failFor(1500);
+      expect(failures).toEqual([expect.stringMatching(/disk I\/O error/)]);
+      await sleep(600);
+      expect(failures).toHaveLength(1);
+      await failFor(1000);
+      expect(failures).toHaveLength(2);
+    } finally {
+      other.close();
+      await store.close();
+    }
   });
 });

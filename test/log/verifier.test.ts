@@ -2,9 +2,9 @@
  * A verifier nobody here wrote (test/log/verifier/, on the Go checksum database's note and tlog packages) accepts
  * the log a registry publishes as brokers create, edit, add documents and transfer assets: the checkpoint's
  * signature, the root from the tiles, every entry's inclusion, each revision at its logIndex, and the consistency of
- * a later checkpoint with an earlier one; it refuses a wrong key. Skipped, saying so, only where Go is missing.
+ * a later checkpoint with an earlier one (the empty tree's too); it refuses a wrong key. Skipped, saying so, only where Go is missing.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,26 @@ if (go === undefined) {
       const forked = await verify(['-log', log, '-vkey', vkey, '-previous', forged]);
       expect(forked.code).toBe(1);
       expect(forked.stderr).toContain(`not consistent with the checkpoint at ${size - 1}`);
+    });
+
+    it('takes an earlier checkpoint of the empty tree as consistent, unless its root is not the empty tree', async () => {
+      const vkey = await vkeyOf(anonymous);
+      const log = `${server.url}${LOG}`;
+      await createAsset(broker);
+      const { origin } = await waitForLogSize(anonymous, vkey, 1);
+      const key = ensureSigningKey(join(server.dataDir, 'log.key')).key.privateKey;
+      const dir = await scratch.dir('checkpoints-');
+      // The empty tree's root is the hash of no data (RFC 6962 §2.1): it has no consistency proof to check.
+      const roots = { empty: createHash('sha256').digest(), other: randomBytes(32) };
+      for (const [name, root] of Object.entries(roots)) {
+        await writeFile(join(dir, name), signNote(checkpointText({ origin, size: 0, root }), origin, key));
+      }
+      const fromEmpty = await verify(['-log', log, '-vkey', vkey, '-previous', join(dir, 'empty')]);
+      expect(fromEmpty.stderr).toBe('');
+      expect(fromEmpty.code).toBe(0);
+      const fromOther = await verify(['-log', log, '-vkey', vkey, '-previous', join(dir, 'other')]);
+      expect(fromOther.code).toBe(1);
+      expect(fromOther.stderr).toContain("not consistent with the checkpoint at 0: its root is not the empty tree's");
     });
   });
 }

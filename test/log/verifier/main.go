@@ -262,12 +262,8 @@ func run() error {
 		if earlier.tree.N > size {
 			return fmt.Errorf("the log went back from %d entries to %d", earlier.tree.N, size)
 		}
-		proof, err := tlog.ProveTree(size, earlier.tree.N, reader)
-		if err != nil {
-			return fmt.Errorf("consistency proof from %d to %d: %w", earlier.tree.N, size, err)
-		}
-		if err := tlog.CheckTree(proof, size, latest.tree.Hash, earlier.tree.N, earlier.tree.Hash); err != nil {
-			return fmt.Errorf("the log at %d entries is not consistent with the checkpoint at %d: %w", size, earlier.tree.N, err)
+		if err := checkConsistent(earlier.tree, latest.tree, reader); err != nil {
+			return err
 		}
 	}
 	checked := 0
@@ -310,4 +306,23 @@ func main() {
 		fmt.Fprintln(os.Stderr, "verifier:", err)
 		os.Exit(1)
 	}
+}
+
+// checkConsistent checks that the later tree extends the earlier one. Every tree extends the empty tree, which has no
+// consistency proof (tlog.ProveTree wants at least one entry): its root must be the hash of no data (RFC 6962 §2.1).
+func checkConsistent(earlier, later tlog.Tree, reader tlog.HashReader) error {
+	if earlier.N == 0 {
+		if earlier.Hash != tlog.Hash(sha256.Sum256(nil)) {
+			return fmt.Errorf("the log at %d entries is not consistent with the checkpoint at 0: its root is not the empty tree's", later.N)
+		}
+		return nil
+	}
+	proof, err := tlog.ProveTree(later.N, earlier.N, reader)
+	if err != nil {
+		return fmt.Errorf("consistency proof from %d to %d: %w", earlier.N, later.N, err)
+	}
+	if err := tlog.CheckTree(proof, later.N, later.Hash, earlier.N, earlier.Hash); err != nil {
+		return fmt.Errorf("the log at %d entries is not consistent with the checkpoint at %d: %w", later.N, earlier.N, err)
+	}
+	return nil
 }

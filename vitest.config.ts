@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const ci = process.env.CI === 'true';
@@ -8,6 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time even on two cores: most of a file's time is spent waiting on its servers and stores,
+    // and the default (cores - 1) would run them one by one (docs/testing.md).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The log capture: every test server's log, scanned for secrets at the end of the run (test/helpers/logs.ts).
     globalSetup: ['test/helpers/logs.global.ts'],
     // Under CI a JSON report, from which .ci/run prints its one-line summary, and a blob report, which keeps the

@@ -22,10 +22,22 @@ export const WRITE_WAIT_MS = 60_000;
 const REQUEST_WRITE_WAIT_MS = 1_500;
 const MAX_RETRY_PAUSE_MS = 8;
 
+/**
+ * The pause before the `attempt`-th retry (from 0), in ms: none before the first but a turn of the event loop, as the
+ * usual holder is this process's own log integrator or checkpointer, for a millisecond or two; then a random pause
+ * whose bound doubles up to MAX_RETRY_PAUSE_MS, so processes that met do not try again in step
+ * (docs/decisions/0082-a-busy-write-lock-is-tried-again-at-once.md).
+ */
+export function retryPauseMs(attempt: number): number {
+  if (attempt === 0) return 0;
+  const bound = Math.min(MAX_RETRY_PAUSE_MS, 2 ** (attempt - 1));
+  return bound * (0.5 + Math.random() / 2);
+}
+
 /** BEGIN, the only step that meets another process's lock, fails before the body runs: a retry repeats nothing. */
 export async function withWriteLock<T>(transaction: () => T, waitMs = WRITE_WAIT_MS): Promise<T> {
   const deadline = performance.now() + waitMs;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     try {
       return transaction();
     } catch (error) {
@@ -34,7 +46,8 @@ export async function withWriteLock<T>(transaction: () => T, waitMs = WRITE_WAIT
         throw new StoreBusyError(`another process held the write lock for ${waitMs} ms`);
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * MAX_RETRY_PAUSE_MS));
+    const pause = retryPauseMs(attempt);
+    await new Promise((resolve) => (pause === 0 ? setImmediate(resolve) : setTimeout(resolve, pause)));
   }
 }
 

@@ -4,13 +4,14 @@
  * write queue retries on a timer instead (write-queue.ts; docs/decisions/0021-sqlite-stamps-under-one-write-lock.md).
  * Opening brings the file up to date.
  */
-import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startCheckpointer } from './checkpointer.js';
 import { SCHEMA } from './indexes.js';
 import { prepareLog } from './log.js';
 import { addLaterColumns, giveHistories, keepDocumentsInWireFormat } from './migrations.js';
+import { walSync } from './wal-sync.js';
 import { WRITE_WAIT_MS } from './write-queue.js';
 import { StorageFullError, type StoreRefusal } from '../types.js';
 
@@ -83,34 +84,6 @@ function switchToWal(db: Database.Database): void {
       Atomics.wait(pause, 0, 0, 20);
     }
   }
-}
-
-/** Resolves after a sync begun after the call; the commits made while one runs share the next. */
-function walSync(wal: number): () => Promise<void> {
-  let syncRunning: Promise<void> | undefined;
-  let syncQueued: Promise<void> | undefined;
-  const startSync = (): Promise<void> =>
-    new Promise((resolve, reject) =>
-      fsync(wal, (error) => {
-        syncRunning = undefined;
-        if (error) reject(error);
-        else resolve();
-      }),
-    );
-  function syncWal(): Promise<void> {
-    if (syncRunning === undefined) {
-      syncRunning = startSync();
-      return syncRunning;
-    }
-    syncQueued ??= syncRunning
-      .catch(() => undefined)
-      .then(() => {
-        syncQueued = undefined;
-        return syncWal();
-      });
-    return syncQueued;
-  }
-  return syncWal;
 }
 
 /**

@@ -2,14 +2,17 @@
  * The transparency log in the embedded store (docs/decisions/0066-log-order-and-integration.md). A write gives its
  * revision the next log index, and its entry, in its own transaction (`log_leaves`): under the single write lock the
  * indexes follow the commit order, across processes, and a crash keeps the revision and its index or neither. The
- * integrator appends them to the tree on a connection of its own whose appending COMMIT syncs the WAL before any
- * reader sees it (`synchronous = FULL`), so a checkpoint is never visible before it, and every entry it covers, is on
- * the disk.
+ * integrator appends them to the tree on a connection of its own in two COMMITs: the first stages the tiles and the
+ * next checkpoint, the WAL is synced with no lock held, and the second publishes the staged checkpoint; so a
+ * checkpoint is never visible before it, and every entry it covers, is on the disk
+ * (docs/decisions/0083-a-checkpoint-is-staged-synced-then-published.md).
  */
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Revision } from '../../domain/history.js';
 import { logEntries, logEntry } from '../../domain/log/entry.js';
 import type { LogBatch, LogStore } from '../log.js';
+import { syncWalFileNow, walSync } from './wal-sync.js';
 import { withWriteLock } from './write-queue.js';
 
 const LOG_SCHEMA = `
@@ -41,9 +44,24 @@ const LOG_SCHEMA = `
     checkpoint TEXT,
     vkey TEXT,
     holder TEXT,
-    lease_until INTEGER
+    lease_until INTEGER,
+    pending_size INTEGER,
+    pending_root BLOB,
+    pending_checkpoint TEXT
   );
 `;
+
+/** The staged checkpoint's columns, which a log started by an earlier version gets at its next start. */
+const STAGED_COLUMNS: readonly [name: string, type: string][] = [
+  ['pending_size', 'INTEGER'],
+  ['pending_root', 'BLOB'],
+  ['pending_checkpoint', 'TEXT'],
+];
+
+/** Publishes the staged checkpoint, if it is still the next one. */
+const PUBLISH_STAGED =
+  'UPDATE log_state SET size = pending_size, root = pending_root, checkpoint = pending_checkpoint, ' +
+  'pending_size = NULL, pending_root = NULL, pending_checkpoint = NULL WHERE id = 1 AND pending_size IS NOT NULL';
 
 /**
  * The log's tables; on the first start of a version with the log, the revisions already stored become its first
@@ -52,6 +70,10 @@ const LOG_SCHEMA = `
 export function prepareLog(db: Database.Database): void {
   db.transaction(() => {
     db.exec(LOG_SCHEMA);
+    const present = new Set(db.prepare<[], string>("SELECT name FROM pragma_table_info('log_state')").pluck().all());
+    for (const [name, type] of STAGED_COLUMNS) {
+      if (!present.has(name)) db.exec(`ALTER TABLE log_state ADD COLUMN ${name} ${type}`);
+    }
     if (db.prepare('SELECT 1 FROM log_state WHERE id = 1').get() !== undefined) return;
     db.exec(
       'UPDATE revisions SET log_idx = n.idx FROM ' +
@@ -61,6 +83,19 @@ export function prepareLog(db: Database.Database): void {
     db.exec('INSERT INTO log_leaves (idx, asset_id, rev) SELECT log_idx, asset_id, rev FROM revisions');
     db.exec('INSERT INTO log_state (id, size) VALUES (1, 0)');
   }).immediate();
+  publishStagedAtStart(db);
+}
+
+/**
+ * A checkpoint staged when its integrator stopped (killed, or the machine lost power between the two COMMITs, the
+ * second perhaps served and then lost) is published before this process serves the log, once the WAL that holds it
+ * is synced: a checkpoint once served is never followed by a smaller one.
+ */
+function publishStagedAtStart(db: Database.Database): void {
+  const staged = db.prepare<[], number | null>('SELECT pending_size FROM log_state WHERE id = 1').pluck().get();
+  if (staged === null || staged === undefined) return;
+  syncWalFileNow(db.name);
+  db.transaction(() => db.prepare(PUBLISH_STAGED).run()).immediate();
 }
 
 const NEXT_INDEX = '(SELECT coalesce(max(idx) + 1, 0) FROM log_leaves)';
@@ -140,10 +175,12 @@ export function openLogFile(file: string): LogStore & { close(): void } {
 }
 
 export function openLog(db: Database.Database): LogStore & { close(): void } {
-  // Its own connection: with FULL an append's COMMIT syncs the WAL before the commit is visible (the writes'
-  // connection syncs after COMMIT, which would let a reader see a checkpoint a power cut could still take back).
-  // The lease and the key need no sync of their own.
+  // Its own connection, whose transactions stay apart from the writes' group commits. An append publishes only what
+  // the WAL's sync after its staging COMMIT put on the disk; the first checkpoint's COMMIT syncs itself (FULL). The
+  // lease and the key need no sync of their own.
   const logWriter = new Database(db.name, { timeout: 0 });
+  const wal = openSync(`${db.name}-wal`, 'r');
+  const syncWal = walSync(wal);
   logWriter.pragma('synchronous = NORMAL');
   // The checkpointer's work (checkpointer.ts): SQLite's automatic one would copy the WAL inside the log's COMMITs.
   logWriter.pragma('wal_autocheckpoint = 0');
@@ -194,9 +231,10 @@ export function openLog(db: Database.Database): LogStore & { close(): void } {
   const upsertTile = logWriter.prepare<[number, number, Buffer]>(
     'INSERT OR REPLACE INTO log_tiles (level, idx, hashes) VALUES (?, ?, ?)',
   );
-  const publish = logWriter.prepare<[number, Buffer, string, number]>(
-    'UPDATE log_state SET size = ?, root = ?, checkpoint = ? WHERE id = 1 AND size = ?',
+  const stageStatement = logWriter.prepare<[number, Buffer, string, number]>(
+    'UPDATE log_state SET pending_size = ?, pending_root = ?, pending_checkpoint = ? WHERE id = 1 AND size = ?',
   );
+  const publishStatement = logWriter.prepare<[number, number]>(`${PUBLISH_STAGED} AND size = ? AND pending_size = ?`);
 
   const inLogTransaction = <A extends unknown[], R>(body: (...args: A) => R, synced = false) => {
     const transaction = logWriter.transaction(body);
@@ -240,13 +278,21 @@ export function openLog(db: Database.Database): LogStore & { close(): void } {
       }),
     );
     const entries = leaves.map((leaf) => leaf.entry ?? computed.shift()!);
-    const append = inLogTransaction((tiles: Parameters<LogBatch['append']>[0], root: Buffer, checkpoint: string) => {
-      if (publish.run(size + entries.length, root, checkpoint, size).changes !== 1) return false;
+    const next = size + entries.length;
+    // Tiles and entries past the published size are served by no one until the checkpoint that covers them is.
+    const stage = inLogTransaction((tiles: Parameters<LogBatch['append']>[0], root: Buffer, checkpoint: string) => {
+      if (stageStatement.run(next, root, checkpoint, size).changes !== 1) return false;
       // An entry its leaf row holds is served from there: not written twice.
       for (const [i, leaf] of leaves.entries()) if (leaf.entry === null) insertEntry.run(size + i, entries[i]!);
       for (const tile of tiles) upsertTile.run(tile.level, tile.index, tile.hashes);
       return true;
-    }, true);
+    });
+    const publish = inLogTransaction(() => publishStatement.run(size, next).changes === 1);
+    const append: LogBatch['append'] = async (tiles, root, checkpoint) => {
+      if (!(await stage(tiles, root, checkpoint))) return false;
+      await syncWal();
+      return publish();
+    };
     return { size, entries, append };
   }
 
@@ -286,6 +332,7 @@ export function openLog(db: Database.Database): LogStore & { close(): void } {
     },
     close() {
       logWriter.close();
+      closeSync(wal);
     },
   };
 }

@@ -72,7 +72,15 @@ describe.runIf(process.env.MONGODB_URI === undefined)('the log on the embedded s
           'UPDATE log_state SET size = ?, root = ?, checkpoint = ?, pending_size = ?, pending_root = ?, ' +
             "pending_checkpoint = ?, holder = 'gone', lease_until = ? WHERE id = 1",
         )
-        .run(first.size, first.root, first.checkpoint, second.size, second.root, second.checkpoint, Date.now() + 60_000),
+        .run(
+          first.size,
+          first.root,
+          first.checkpoint,
+          second.size,
+          second.root,
+          second.checkpoint,
+          Date.now() + 60_000,
+        ),
     );
     const server = await startServer({ DATA_DIR: dataDir });
     try {

@@ -17,10 +17,12 @@ const MAX_WAL_FRAMES = 16_384;
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file, { timeout: 5000 });
+const open = () => new Database(workerData.file, { timeout: 5000 });
+let db = open();
 let failed = false;
 const timer = setInterval(() => {
   try {
+    db ??= open();
     const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
     if (log > workerData.maxFrames) {
       // Without a busy handler: tried again next time rather than holding back the writers while it waits.
@@ -35,11 +37,16 @@ const timer = setInterval(() => {
   } catch (error) {
     if (!failed) parentPort.postMessage({ error: String(error) });
     failed = true;
+    // A connection that met an I/O error may go on failing after its cause is gone: the next try opens another.
+    try {
+      db?.close();
+    } catch {}
+    db = undefined;
   }
 }, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
-  db.close();
+  db?.close();
   parentPort.close();
 });
 `;

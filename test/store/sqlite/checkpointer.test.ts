@@ -69,6 +69,32 @@ describe('the checkpointer', () => {
     expect(Math.max(...sizes)).toBeLessThan(written);
   });
 
+  it('copies the WAL again once a failing cause is gone, though no checkpoint had succeeded before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
+    dirs.push(dir);
+    const store = openEmbeddedStore({ dataDir: dir, timeZone: 'UTC' });
+    const file = join(dir, 'registry.sqlite');
+    const other = new Database(file);
+    const failures: string[] = [];
+    store.onBackgroundFailure!((message) => failures.push(message));
+    const emptySize = statSync(file).size;
+    try {
+      execFileSync('chattr', ['+i', file]);
+      try {
+        other.exec('CREATE TABLE scratch (body BLOB)');
+        other.prepare('INSERT INTO scratch VALUES (?)').run(Buffer.alloc(64 * 1024));
+        while (failures.length === 0) await sleep(50);
+      } finally {
+        execFileSync('chattr', ['-i', file]);
+      }
+      for (let waited = 0; statSync(file).size <= emptySize && waited < 3000; waited += 50) await sleep(50);
+      expect(statSync(file).size).toBeGreaterThan(64 * 1024);
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
   it("reports a failing checkpoint to the store's listener, the first of each run of failures", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
     dirs.push(dir);

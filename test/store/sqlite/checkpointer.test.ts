@@ -18,6 +18,17 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** An embedded store with its failures collected, and another connection to its file. */
+function storeWatched() {
+  const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
+  dirs.push(dir);
+  const store = openEmbeddedStore({ dataDir: dir, timeZone: 'UTC' });
+  const file = join(dir, 'registry.sqlite');
+  const failures: string[] = [];
+  store.onBackgroundFailure!((message) => failures.push(message));
+  return { store, file, other: new Database(file), failures };
+}
+
 /** Writes 4-KiB rows for `ms` with a read between transactions; answers every WAL size seen and the bytes written. */
 async function steadyWrites(maxWalFrames: number, ms: number): Promise<{ sizes: number[]; written: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
@@ -70,13 +81,7 @@ describe('the checkpointer', () => {
   });
 
   it('copies the WAL again once a failing cause is gone, though no checkpoint had succeeded before', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
-    dirs.push(dir);
-    const store = openEmbeddedStore({ dataDir: dir, timeZone: 'UTC' });
-    const file = join(dir, 'registry.sqlite');
-    const other = new Database(file);
-    const failures: string[] = [];
-    store.onBackgroundFailure!((message) => failures.push(message));
+    const { store, file, other, failures } = storeWatched();
     const emptySize = statSync(file).size;
     try {
       execFileSync('chattr', ['+i', file]);
@@ -96,13 +101,7 @@ describe('the checkpointer', () => {
   });
 
   it("reports a failing checkpoint to the store's listener, the first of each run of failures", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
-    dirs.push(dir);
-    const store = openEmbeddedStore({ dataDir: dir, timeZone: 'UTC' });
-    const file = join(dir, 'registry.sqlite');
-    const other = new Database(file);
-    const failures: string[] = [];
-    store.onBackgroundFailure!((message) => failures.push(message));
+    const { store, file, other, failures } = storeWatched();
     /** The database file made immutable (even to root) while frames wait in the WAL: a checkpoint cannot copy them. */
     const failFor = async (ms: number) => {
       execFileSync('chattr', ['+i', file]);

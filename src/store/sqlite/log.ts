@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import type { Revision } from '../../domain/history.js';
 import { logEntries, logEntry } from '../../domain/log/entry.js';
 import type { LogBatch, LogStore } from '../log.js';
+import { addMissingColumns } from './migrations.js';
 import { syncWalFileNow, walSync } from './wal-sync.js';
 import { withWriteLock } from './write-queue.js';
 
@@ -52,7 +53,7 @@ const LOG_SCHEMA = `
 `;
 
 /** The staged checkpoint's columns, which a log started by an earlier version gets at its next start. */
-const STAGED_COLUMNS: readonly [name: string, type: string][] = [
+const STAGED_COLUMNS: readonly [name: string, definition: string][] = [
   ['pending_size', 'INTEGER'],
   ['pending_root', 'BLOB'],
   ['pending_checkpoint', 'TEXT'],
@@ -70,10 +71,7 @@ const PUBLISH_STAGED =
 export function prepareLog(db: Database.Database): void {
   db.transaction(() => {
     db.exec(LOG_SCHEMA);
-    const present = new Set(db.prepare<[], string>("SELECT name FROM pragma_table_info('log_state')").pluck().all());
-    for (const [name, type] of STAGED_COLUMNS) {
-      if (!present.has(name)) db.exec(`ALTER TABLE log_state ADD COLUMN ${name} ${type}`);
-    }
+    addMissingColumns(db, 'log_state', STAGED_COLUMNS);
     if (db.prepare('SELECT 1 FROM log_state WHERE id = 1').get() !== undefined) return;
     db.exec(
       'UPDATE revisions SET log_idx = n.idx FROM ' +

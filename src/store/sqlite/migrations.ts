@@ -19,14 +19,19 @@ const LATER_REVISION_COLUMNS: readonly [name: string, definition: string][] = [
 
 /** Inside the schema transaction. */
 export function addLaterColumns(db: Database.Database): void {
-  for (const [table, columns] of [
-    ['assets', LATER_ASSET_COLUMNS],
-    ['revisions', LATER_REVISION_COLUMNS],
-  ] as const) {
-    const present = new Set(db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table));
-    for (const [name, definition] of columns) {
-      if (!present.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
-    }
+  addMissingColumns(db, 'assets', LATER_ASSET_COLUMNS);
+  addMissingColumns(db, 'revisions', LATER_REVISION_COLUMNS);
+}
+
+/** Adds to `table` those of `columns` a file written by an earlier version lacks; inside a transaction. */
+export function addMissingColumns(
+  db: Database.Database,
+  table: string,
+  columns: readonly [name: string, definition: string][],
+): void {
+  const present = new Set(db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table));
+  for (const [name, definition] of columns) {
+    if (!present.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { newId } from './ids.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
-import { mergePatch } from './patch.js';
+import { mergePatch, withMember } from './patch.js';
 import { fieldsClearedBy, isStatus, type AssetField, type Status } from './workflow.js';
 
 export interface NewAssetContext {
@@ -40,14 +40,19 @@ export function applyPatch(current: JsonObject, changes: JsonObject, target: Sta
   return applyTestTitles(merged);
 }
 
-/** The original model's defaults, in place; values of the wrong type are left for validation to refuse. */
+/**
+ * The original model's defaults, in place, each in its member's JCS place (as the merge adds members); values of the
+ * wrong type are left for validation to refuse.
+ */
 function fillDefaults(asset: JsonObject): void {
   const value = asset.value;
-  if (isJsonObject(value) && (value.valueAddedTaxIncluded ?? null) === null) value.valueAddedTaxIncluded = true;
-  if (Array.isArray(asset.items)) {
-    for (const item of asset.items) {
-      if (isJsonObject(item) && (item.id ?? null) === null) item.id = newId();
-    }
+  if (isJsonObject(value) && (value.valueAddedTaxIncluded ?? null) === null)
+    asset.value = withMember(value, 'valueAddedTaxIncluded', true);
+  const items = asset.items;
+  if (Array.isArray(items)) {
+    items.forEach((item, i) => {
+      if (isJsonObject(item) && (item.id ?? null) === null) items[i] = withMember(item, 'id', newId());
+    });
   }
 }
 

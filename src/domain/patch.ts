@@ -1,13 +1,18 @@
 /**
  * The merge of a PATCH, as the original's `apply_data_patch` (docs/decisions/0008-patch-merges-as-the-original.md):
- * objects deep-merge, lists element by element, `null` never clears anything.
+ * objects deep-merge, lists element by element, `null` never clears anything. Members it adds come in JCS order, so
+ * an object it creates is in the order the log's entries are written in
+ * (docs/decisions/0084-new-objects-in-jcs-key-order.md).
  */
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 
-/** A new document sharing no objects with its inputs; a `__proto__` key stays data, never a prototype. */
+/**
+ * A new document sharing no objects with its inputs; a `__proto__` key stays data, never a prototype. The target's
+ * members keep their order; the patch's new ones follow in JCS order (UTF-16 code units, as `sort` compares).
+ */
 export function mergePatch(target: JsonObject, patch: JsonObject): JsonObject {
   const result = cloneObject(target);
-  for (const key of Object.keys(patch)) {
+  for (const key of Object.keys(patch).sort()) {
     const update = patch[key] as JsonValue;
     if (update === null) continue;
     const old = Object.hasOwn(target, key) ? target[key] : undefined;
@@ -41,6 +46,25 @@ export function cloneJson(value: JsonValue): JsonValue {
 function cloneObject(source: JsonObject): JsonObject {
   const copy: JsonObject = {};
   for (const key of Object.keys(source)) setOwn(copy, key, cloneJson(source[key] as JsonValue));
+  return copy;
+}
+
+/**
+ * A copy of `object` with `key` set, placed before the first member whose key sorts after it: in an object in JCS
+ * order, its place in that order.
+ */
+export function withMember(object: JsonObject, key: string, value: JsonValue): JsonObject {
+  const copy: JsonObject = {};
+  let placed = false;
+  for (const name of Object.keys(object)) {
+    if (name === key) continue;
+    if (!placed && name > key) {
+      setOwn(copy, key, value);
+      placed = true;
+    }
+    setOwn(copy, name, object[name] as JsonValue);
+  }
+  if (!placed) setOwn(copy, key, value);
   return copy;
 }
 

@@ -1,4 +1,7 @@
+import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
+import { createPayload } from '../../bench/data.js';
+import { changesBetween } from '../../src/domain/history.js';
 import { applyPatch, applyTestTitles, buildNewAsset, sameContent, stampWrite } from '../../src/domain/asset.js';
 import type { JsonObject, JsonValue } from '../../src/domain/json.js';
 import { creatableFields, decidePatch } from '../../src/domain/workflow.js';
@@ -63,6 +66,16 @@ describe('buildNewAsset', () => {
     expect(items[1]?.id).toBe('given');
     expect(items[2]?.id).toMatch(/^[0-9a-f]{32}$/);
     expect(items[0]?.id).not.toBe(items[2]?.id);
+  });
+
+  it("writes a new asset's objects in JCS order, so its creation's changes are their own JCS (record 0084)", () => {
+    const asset = buildNewAsset(createPayload(), ctx);
+    const changes = changesBetween({}, asset);
+    expect(JSON.stringify(changes)).toBe(canonicalize(changes));
+    const patched = applyPatch(asset, { items: [{}, {}, { description: 'new', quantity: 2 }] }, 'draft');
+    const added = changesBetween(asset, patched);
+    expect(added).toEqual([{ op: 'add', path: '/items/2', value: expect.objectContaining({ description: 'new' }) }]);
+    expect(JSON.stringify(added)).toBe(canonicalize(added));
   });
 
   it('does not mutate the data', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../src/domain/json.js';
-import { cloneJson, mergePatch } from '../../src/domain/patch.js';
+import { cloneJson, mergePatch, withMember } from '../../src/domain/patch.js';
 
 const jsonObject = fc
   .jsonValue()
@@ -100,14 +100,34 @@ describe('mergePatch', () => {
     expect(result).toEqual({ constructor: { name: 'x' }, toString: { a: 1 } });
   });
 
+  it('adds new members in JCS order and keeps the order of the members the target has (record 0084)', () => {
+    const created = mergePatch({}, { title: 't', address: { region: 'r', countryName: 'c' }, é: 1, Z: 2 });
+    expect(Object.keys(created)).toEqual(['Z', 'address', 'title', 'é']);
+    expect(Object.keys(created.address as JsonObject)).toEqual(['countryName', 'region']);
+    const patched = mergePatch({ title: 't', address: { region: 'r' } }, { address: { locality: 'l' }, mode: 'test' });
+    expect(Object.keys(patched)).toEqual(['title', 'address', 'mode']);
+    expect(Object.keys(patched.address as JsonObject)).toEqual(['region', 'locality']);
+  });
+
+  it('places a member in its JCS place in an object in that order (withMember)', () => {
+    const item: JsonObject = { address: {}, description: 'd', quantity: 1, unit: {} };
+    expect(Object.keys(withMember(item, 'id', 'x'))).toEqual(['address', 'description', 'id', 'quantity', 'unit']);
+    expect(Object.keys(withMember(item, 'zone', 1))).toEqual(['address', 'description', 'quantity', 'unit', 'zone']);
+    expect(withMember(item, 'quantity', 2)).toEqual({ ...item, quantity: 2 });
+    expect(Object.keys(withMember(item, 'quantity', 2))).toEqual(Object.keys(item));
+    expect(Object.keys(item)).toEqual(['address', 'description', 'quantity', 'unit']);
+  });
+
   it('property: merging an empty patch gives an equal copy; merging into an empty object drops only nulls', () => {
     // Compared as JSON text: vitest's equality does not see own `__proto__` keys, which fast-check generates.
     const dropNulls = (value: JsonValue): JsonValue => {
       if (Array.isArray(value)) return value.filter((element) => element !== null).map(dropNulls);
       if (value === null || typeof value !== 'object') return value;
+      // In JCS order, as the merge adds members.
       return Object.fromEntries(
         Object.entries(value)
           .filter(([, v]) => v !== null)
+          .sort(([a], [b]) => (a < b ? -1 : 1))
           .map(([k, v]) => [k, dropNulls(v)]),
       );
     };

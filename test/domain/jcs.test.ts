@@ -64,6 +64,19 @@ describe('JCS (record 0072)', () => {
     );
   });
 
+  it('writes the bytes canonicalize writes when handed the value as JSON.stringify writes it (record 0084)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (json) => {
+        expect(outcome((v) => jcs(v, JSON.stringify(v)), json)).toBe(outcome(canonicalize, json));
+      }),
+      { numRuns: RUNS, seed: 84 },
+    );
+    const inOrder = { a: [{ b: 1, c: 'é' }], d: null };
+    expect(jcs(inOrder, JSON.stringify(inOrder))).toBe(canonicalize(inOrder));
+    // A lone surrogate is still refused, whatever text is handed over.
+    expect(outcome((v) => jcs(v, JSON.stringify(v)), { a: '\ud800' })).toBe('threw');
+  });
+
   it('writes the same bytes, or throws as canonicalize throws, for keys and numbers chosen to trip it', () => {
     fc.assert(
       fc.property(value, (v) => expectSame(v)),

@@ -7,9 +7,9 @@ import { hash } from 'node:crypto';
 import type { Revision } from '../history.js';
 import { jcs } from './jcs.js';
 
-/** Hex SHA-256 of the JCS serialisation of a revision's changes. */
-function changesDigest(changes: Revision['changes']): string {
-  return hash('sha256', jcs(changes), 'hex');
+/** Hex SHA-256 of the JCS serialisation of a revision's changes; `written` as `jcs` takes it. */
+function changesDigest(changes: Revision['changes'], written: string | undefined): string {
+  return hash('sha256', jcs(changes, written), 'hex');
 }
 
 /** An entry bundle holds each entry after its length in two bytes: no entry may be longer. */
@@ -31,9 +31,11 @@ export async function logEntries(revisions: readonly { asset: string; revision: 
   return entries;
 }
 
-export function logEntry(asset: string, revision: Revision): Buffer {
+/** `changesText`, where the caller has it, is `JSON.stringify(revision.changes)`. */
+export function logEntry(asset: string, revision: Revision, changesText?: string): Buffer {
   const { rev, date, author, changes } = revision;
-  const entry = Buffer.from(jcs({ asset, rev, date, author, changes: changesDigest(changes) }), 'utf8');
+  // Its members in JCS order: the entry is written, not copied first.
+  const entry = Buffer.from(jcs({ asset, author, changes: changesDigest(changes, changesText), date, rev }), 'utf8');
   if (entry.length > MAX_ENTRY_BYTES) throw new Error(`revision ${rev} of ${asset} makes a log entry over 64 KiB`);
   return entry;
 }

@@ -83,11 +83,16 @@ function sortedCopy(value: unknown): unknown {
  */
 const MAYBE_LONE_SURROGATE = '\\ud';
 
-/** The JCS of `value`, equal to `canonicalize(value)` (which throws for what JCS cannot write). */
-export function jcs(value: unknown): string {
+/**
+ * The JCS of `value`, equal to `canonicalize(value)` (which throws for what JCS cannot write). `written`, where the
+ * caller has it, is `JSON.stringify(value)`: a value already in JCS order is not written again
+ * (docs/decisions/0084-new-objects-in-jcs-key-order.md).
+ */
+export function jcs(value: unknown, written?: string): string {
   let text: string | undefined;
   try {
-    text = JSON.stringify(sortedCopy(value));
+    const sorted = sortedCopy(value);
+    text = sorted === value && written !== undefined ? written : JSON.stringify(sorted);
   } catch {
     text = undefined;
   }

@@ -13,6 +13,7 @@ import {
   type CreateStamp,
   type RecordDraft,
   type RecordWrite,
+  type Revision,
   type WriteStamp,
 } from '../types.js';
 import { writeStamps } from './clock.js';
@@ -102,6 +103,11 @@ export function openAssets({ connection, queue, signalWrites, timeZone }: Assets
   const keepRevision = revisionWriter(writer);
   const keepHistory = historyWriter(writer);
   const addLeaf = leafWriter(writer);
+  // The changes' text serves the history's row and, when it is JCS already, the log's entry.
+  const keepWithLeaf = (id: string, kept: Revision, text?: string) => {
+    const changes = JSON.stringify(kept.changes);
+    keepRevision(id, kept, changes, addLeaf(id, kept, changes), text);
+  };
   const insertRow = writer.prepare(INSERT_ROW);
   const updateRow = writer.prepare(
     'UPDATE assets SET rev = ?, owner_token_hash = ?, modified = ?, listed = ?, test = ?, date_modified = ?, doc = ?, ' +
@@ -128,7 +134,7 @@ export function openAssets({ connection, queue, signalWrites, timeZone }: Assets
     checkDraft(draft, now);
     insertRow.run(draft.id, ...rowColumns(draft, 1, 1, text));
     const kept = { rev: 1, date: servedDateModified(draft), ...revision };
-    keepRevision(draft.id, kept, addLeaf(draft.id, kept));
+    keepWithLeaf(draft.id, kept);
     return { ...draft, rev: 1, revisions: 1 };
   });
 
@@ -145,7 +151,7 @@ export function openAssets({ connection, queue, signalWrites, timeZone }: Assets
       const columns = rowColumns(draft, rev, revisions, text);
       updateRow.run(...columns, id);
       const kept = { rev: revisions, date: servedDateModified(draft), ...revision };
-      keepRevision(id, kept, addLeaf(id, kept), columns[DOC_COLUMN]);
+      keepWithLeaf(id, kept, columns[DOC_COLUMN]);
       return { ...draft, rev, revisions };
     },
   );

@@ -12,21 +12,21 @@ interface RevisionRow {
 }
 
 /**
- * Must be called inside the transaction that writes the record, with the revision's log index (log.ts). `text` is
- * the asset as served after the revision: kept as a snapshot at every SNAPSHOT_EVERY-th
+ * Must be called inside the transaction that writes the record, with the revision's changes as JSON text and its log
+ * index (log.ts). `text` is the asset as served after the revision: kept as a snapshot at every SNAPSHOT_EVERY-th
  * (docs/decisions/0056-a-revision-read-from-the-nearest-snapshot.md).
  */
 export function revisionWriter(
   writer: Database.Database,
-): (id: string, revision: Revision, logIdx: number, text?: string) => void {
+): (id: string, revision: Revision, changes: string, logIdx: number, text?: string) => void {
   const insertRevision = writer.prepare<[string, number, string, string, string, number]>(
     'INSERT INTO revisions (asset_id, rev, date, author, changes, log_idx) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const insertSnapshot = writer.prepare<[string, number, string]>(
     'INSERT OR REPLACE INTO snapshots (asset_id, rev, doc) VALUES (?, ?, ?)',
   );
-  return function keepRevision(id, revision, logIdx, text) {
-    insertRevision.run(id, revision.rev, revision.date, revision.author, JSON.stringify(revision.changes), logIdx);
+  return function keepRevision(id, revision, changes, logIdx, text) {
+    insertRevision.run(id, revision.rev, revision.date, revision.author, changes, logIdx);
     if (text !== undefined && keepsSnapshot(revision.rev)) insertSnapshot.run(id, revision.rev, text);
   };
 }
@@ -43,7 +43,8 @@ export function historyWriter(
     'INSERT OR REPLACE INTO snapshots (asset_id, rev, doc) VALUES (?, ?, ?)',
   );
   return function keepHistory(id, history, logIndexes) {
-    for (const [i, revision] of history.entries()) keepRevision(id, revision, logIndexes[i]!);
+    for (const [i, revision] of history.entries())
+      keepRevision(id, revision, JSON.stringify(revision.changes), logIndexes[i]!);
     for (const { rev, text } of snapshotsOf(history)) insertSnapshot.run(id, rev, text);
   };
 }

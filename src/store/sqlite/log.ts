@@ -101,11 +101,12 @@ const NEXT_INDEX = '(SELECT coalesce(max(idx) + 1, 0) FROM log_leaves)';
 /**
  * Must be called inside the transaction that writes the revision; answers the revision's log index, which the
  * revision's row keeps. The entry is written from the revision in memory, not read back and parsed by the integrator
- * (docs/decisions/0071-sqlite-writes-carry-their-log-entry.md).
+ * (docs/decisions/0071-sqlite-writes-carry-their-log-entry.md); `changes`, where the write has it, is the text of its
+ * changes it stores.
  */
-export function leafWriter(writer: Database.Database): (asset: string, revision: Revision) => number {
+export function leafWriter(writer: Database.Database): (asset: string, revision: Revision, changes?: string) => number {
   const addEntry = entryWriter(writer);
-  return (asset, revision) => addEntry(asset, revision.rev, logEntry(asset, revision));
+  return (asset, revision, changes) => addEntry(asset, revision.rev, logEntry(asset, revision, changes));
 }
 
 /** Appends a leaf with its entry; answers its index. */

@@ -77,6 +77,23 @@ describe('JCS (record 0072)', () => {
     expect(outcome((v) => jcs(v, JSON.stringify(v)), { a: '\ud800' })).toBe('threw');
   });
 
+  it('writes the same bytes when handed the text JSON.stringify writes as UTF-8', () => {
+    const asBytes = (v: unknown) => {
+      const written = jcs(v, Buffer.from(JSON.stringify(v), 'utf8'));
+      return typeof written === 'string' ? written : written.toString('utf8');
+    };
+    fc.assert(
+      fc.property(fc.jsonValue(), (json) => {
+        expect(outcome(asBytes, json)).toBe(outcome(canonicalize, json));
+      }),
+      { numRuns: RUNS, seed: 8 },
+    );
+    // Bytes already in JCS order are answered as they are: not decoded, not written again.
+    const bytes = Buffer.from(JSON.stringify({ a: 'є', b: [1, { c: 2 }] }), 'utf8');
+    expect(jcs({ a: 'є', b: [1, { c: 2 }] }, bytes)).toBe(bytes);
+    expect(outcome(asBytes, { a: '\ud800' })).toBe('threw');
+  });
+
   it('writes the same bytes, or throws as canonicalize throws, for keys and numbers chosen to trip it', () => {
     fc.assert(
       fc.property(value, (v) => expectSame(v)),

@@ -8,7 +8,7 @@ import type { Revision } from '../history.js';
 import { jcs } from './jcs.js';
 
 /** Hex SHA-256 of the JCS serialisation of a revision's changes; `written` as `jcs` takes it. */
-function changesDigest(changes: Revision['changes'], written: string | undefined): string {
+function changesDigest(changes: Revision['changes'], written: Buffer | undefined): string {
   return hash('sha256', jcs(changes, written), 'hex');
 }
 
@@ -31,8 +31,8 @@ export async function logEntries(revisions: readonly { asset: string; revision: 
   return entries;
 }
 
-/** `changesText`, where the caller has it, is `JSON.stringify(revision.changes)`. */
-export function logEntry(asset: string, revision: Revision, changesText?: string): Buffer {
+/** `changesText`, where the caller has it, is the UTF-8 of `JSON.stringify(revision.changes)`. */
+export function logEntry(asset: string, revision: Revision, changesText?: Buffer): Buffer {
   const { rev, date, author, changes } = revision;
   // Its members in JCS order: the entry is written, not copied first.
   const entry = Buffer.from(jcs({ asset, author, changes: changesDigest(changes, changesText), date, rev }), 'utf8');

@@ -85,11 +85,13 @@ const MAYBE_LONE_SURROGATE = '\\ud';
 
 /**
  * The JCS of `value`, equal to `canonicalize(value)` (which throws for what JCS cannot write). `written`, where the
- * caller has it, is `JSON.stringify(value)`: a value already in JCS order is not written again
- * (docs/decisions/0084-new-objects-in-jcs-key-order.md).
+ * caller has it, is `JSON.stringify(value)`, as text or as its UTF-8 bytes: a value already in JCS order is not
+ * written again, and is answered as `written` (docs/decisions/0084-new-objects-in-jcs-key-order.md).
  */
-export function jcs(value: unknown, written?: string): string {
-  let text: string | undefined;
+export function jcs(value: unknown, written?: string): string;
+export function jcs(value: unknown, written: Buffer | undefined): string | Buffer;
+export function jcs(value: unknown, written?: string | Buffer): string | Buffer {
+  let text: string | Buffer | undefined;
   try {
     const sorted = sortedCopy(value);
     text = sorted === value && written !== undefined ? written : JSON.stringify(sorted);

@@ -103,9 +103,9 @@ export function openAssets({ connection, queue, signalWrites, timeZone }: Assets
   const keepRevision = revisionWriter(writer);
   const keepHistory = historyWriter(writer);
   const addLeaf = leafWriter(writer);
-  // The changes' text serves the history's row and, when it is JCS already, the log's entry.
+  // The changes' text serves the history's row and, when it is JCS already, the log's entry: encoded once, for both.
   const keepWithLeaf = (id: string, kept: Revision, text?: string) => {
-    const changes = JSON.stringify(kept.changes);
+    const changes = Buffer.from(JSON.stringify(kept.changes), 'utf8');
     keepRevision(id, kept, changes, addLeaf(id, kept, changes), text);
   };
   const insertRow = writer.prepare(INSERT_ROW);

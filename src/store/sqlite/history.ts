@@ -12,15 +12,15 @@ interface RevisionRow {
 }
 
 /**
- * Must be called inside the transaction that writes the record, with the revision's changes as JSON text and its log
- * index (log.ts). `text` is the asset as served after the revision: kept as a snapshot at every SNAPSHOT_EVERY-th
+ * Must be called inside the transaction that writes the record, with the revision's changes as JSON text (or its
+ * UTF-8 bytes, stored as the same text) and its log index (log.ts). `text` is the asset as served after the revision: kept as a snapshot at every SNAPSHOT_EVERY-th
  * (docs/decisions/0056-a-revision-read-from-the-nearest-snapshot.md).
  */
 export function revisionWriter(
   writer: Database.Database,
-): (id: string, revision: Revision, changes: string, logIdx: number, text?: string) => void {
-  const insertRevision = writer.prepare<[string, number, string, string, string, number]>(
-    'INSERT INTO revisions (asset_id, rev, date, author, changes, log_idx) VALUES (?, ?, ?, ?, ?, ?)',
+): (id: string, revision: Revision, changes: string | Buffer, logIdx: number, text?: string) => void {
+  const insertRevision = writer.prepare<[string, number, string, string, string | Buffer, number]>(
+    'INSERT INTO revisions (asset_id, rev, date, author, changes, log_idx) VALUES (?, ?, ?, ?, CAST(? AS TEXT), ?)',
   );
   const insertSnapshot = writer.prepare<[string, number, string]>(
     'INSERT OR REPLACE INTO snapshots (asset_id, rev, doc) VALUES (?, ?, ?)',

@@ -102,9 +102,9 @@ const NEXT_INDEX = '(SELECT coalesce(max(idx) + 1, 0) FROM log_leaves)';
  * Must be called inside the transaction that writes the revision; answers the revision's log index, which the
  * revision's row keeps. The entry is written from the revision in memory, not read back and parsed by the integrator
  * (docs/decisions/0071-sqlite-writes-carry-their-log-entry.md); `changes`, where the write has it, is the text of its
- * changes it stores.
+ * changes it stores, as UTF-8.
  */
-export function leafWriter(writer: Database.Database): (asset: string, revision: Revision, changes?: string) => number {
+export function leafWriter(writer: Database.Database): (asset: string, revision: Revision, changes?: Buffer) => number {
   const addEntry = entryWriter(writer);
   return (asset, revision, changes) => addEntry(asset, revision.rev, logEntry(asset, revision, changes));
 }

@@ -45,27 +45,32 @@ function sortedCopy(value: unknown): unknown {
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) throw NOT_PLAIN;
   const object = value as Record<string, unknown>;
-  const keys = Object.keys(object);
-  let sorted = true;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
+  // for-in rather than Object.keys: V8 reads each member through the object's enum cache, not by a keyed lookup.
+  let previous: string | undefined;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in object) {
     if (reordered(key)) throw NOT_PLAIN;
-    if (i > 0 && keys[i - 1]! > key) sorted = false;
-  }
-  if (sorted) {
+    if (previous !== undefined && previous > key) return sortedByKey(object);
+    previous = key;
+    const item = object[key];
+    const member = item === undefined ? undefined : sortedCopy(item);
     // Copied only when a member is.
-    let copy: Record<string, unknown> | undefined;
-    for (let i = 0; i < keys.length; i++) {
-      const item = object[keys[i]!];
-      const member = item === undefined ? undefined : sortedCopy(item);
-      if (copy === undefined && member !== item) {
-        copy = {};
-        for (let j = 0; j < i; j++) copy[keys[j]!] = object[keys[j]!];
+    if (copy === undefined && member !== item) {
+      copy = {};
+      for (const earlier in object) {
+        if (earlier === key) break;
+        copy[earlier] = object[earlier];
       }
-      if (copy !== undefined) copy[keys[i]!] = member;
     }
-    return copy ?? value;
+    if (copy !== undefined) copy[key] = member;
   }
+  return copy ?? value;
+}
+
+/** A copy of an object whose keys are out of JCS order, with its keys sorted. */
+function sortedByKey(object: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(object);
+  for (const key of keys) if (reordered(key)) throw NOT_PLAIN;
   keys.sort();
   const copy: Record<string, unknown> = {};
   for (const key of keys) {

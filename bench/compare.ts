@@ -6,7 +6,9 @@
  * finds node_modules), with the settings after its folder, on a store of its own seeded with 5,000 assets; the
  * servers share the server core and the load runs on the other, as in `npm run bench`. It prints, per scenario and
  * build, the median throughput and CPU per request, and each build's cost against the first: the median over the
- * rounds of each round's ratio (how the log's cost per write was measured: docs/transparency-log.md).
+ * rounds of each round's ratio (how the log's cost per write was measured: docs/transparency-log.md), and the CPU
+ * per request of each kind of thread over all its bursts (the requests' thread `main`, Node's worker threads, V8's
+ * garbage collector and compiler, libuv's pool).
  *
  * Options: --rounds N (12 bursts per build), --burst S (5 seconds), --scenarios create,patch.
  */
@@ -17,7 +19,7 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { nowMicros } from '../src/domain/dates.js';
 import { openStore } from '../src/store/index.js';
-import { cpuSeconds } from './cpu.js';
+import { cpuSeconds, threadCpuSeconds } from './cpu.js';
 import { AUTH_INI, BENCH_TZ, BROKER_KEY, createPayload, OWNER_TOKEN, Seeder } from './data.js';
 import { freePort, hasTaskset } from './ports.js';
 
@@ -95,7 +97,15 @@ async function start(build: (typeof builds)[number]): Promise<Running> {
   }
 }
 
-async function burst(server: Running, scenario: string, seconds: number): Promise<{ rps: number; cpuUs: number }> {
+interface Burst {
+  rps: number;
+  cpuUs: number;
+  requests: number;
+  /** Seconds of CPU by thread name. */
+  threads: Map<string, number>;
+}
+
+async function burst(server: Running, scenario: string, seconds: number): Promise<Burst> {
   const headers = { authorization, cookie: server.cookie, 'content-type': 'application/json' };
   const patched = () => server.ids[Math.floor(Math.random() * server.ids.length)];
   const request =
@@ -116,11 +126,16 @@ async function burst(server: Running, scenario: string, seconds: number): Promis
           ],
         };
   const before = cpuSeconds(server.proc.pid!)!;
+  const threadsBefore = threadCpuSeconds(server.proc.pid!);
   const result = await autocannon({ ...request, connections: 50, duration: seconds });
   const used = cpuSeconds(server.proc.pid!)! - before;
+  const threads = new Map(
+    [...threadCpuSeconds(server.proc.pid!)].map(([name, s]) => [name, s - (threadsBefore.get(name) ?? 0)]),
+  );
   if (result.non2xx + result.errors > 0)
     throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.total / seconds, cpuUs: (used * 1e6) / result.requests.total };
+  const requests = result.requests.total;
+  return { rps: requests / seconds, cpuUs: (used * 1e6) / requests, requests, threads };
 }
 
 const median = (values: number[]) => {
@@ -135,13 +150,19 @@ try {
   for (const scenario of scenarios) {
     for (const server of servers) await burst(server, scenario, 3);
     const runs = new Map(servers.map((server) => [server.name, { rps: [] as number[], cpuUs: [] as number[] }]));
+    const threads = new Map(
+      servers.map((server) => [server.name, { requests: 0, seconds: new Map<string, number>() }]),
+    );
     for (let round = 0; round < rounds; round++) {
       // Each build in each place of the turn as often as the others.
       for (let k = 0; k < servers.length; k++) {
         const server = servers[(round + k) % servers.length]!;
-        const { rps, cpuUs } = await burst(server, scenario, burstSeconds);
+        const { rps, cpuUs, requests, threads: used } = await burst(server, scenario, burstSeconds);
         runs.get(server.name)!.rps.push(Math.round(rps));
         runs.get(server.name)!.cpuUs.push(Math.round(cpuUs));
+        const sum = threads.get(server.name)!;
+        sum.requests += requests;
+        for (const [name, s] of used) sum.seconds.set(name, (sum.seconds.get(name) ?? 0) + s);
       }
     }
     const [base] = servers;
@@ -154,6 +175,14 @@ try {
       process.stdout.write(
         `${scenario.padEnd(7)} ${name.padEnd(12)} ${String(median(rps)).padStart(6)} req/s ${String(median(cpuUs)).padStart(5)} µs CPU a request` +
           `${name === base!.name ? '' : `   against ${base!.name}, round by round: throughput cost ${cost.toFixed(1)} %, CPU ${cpu.toFixed(1)} %`}\n`,
+      );
+    }
+    for (const [name, { requests, seconds }] of threads) {
+      const perThread = [...seconds]
+        .filter(([, s]) => s > 0)
+        .map(([thread, s]) => `${thread} ${((s * 1e6) / requests).toFixed(1)}`);
+      process.stdout.write(
+        `${scenario.padEnd(7)} ${name.padEnd(12)} µs CPU a request by thread: ${perThread.join(', ')}\n`,
       );
     }
     process.stdout.write(`${JSON.stringify({ scenario, runs: Object.fromEntries(runs) })}\n`);

@@ -29,6 +29,32 @@ export function cpuSeconds(pid: number): number | undefined {
 }
 
 /**
+ * Seconds of CPU each of a process's threads has used so far, summed by thread name (Node's worker threads share
+ * one, as V8's do); the process's first thread is `main`. Empty when it is gone (or not on Linux).
+ */
+export function threadCpuSeconds(pid: number): Map<string, number> {
+  const threads = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // ended between the listing and the read
+    }
+    const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    threads.set(name, (threads.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS);
+  }
+  return threads;
+}
+
+/**
  * The processes of the MongoDB engine behind `uri` on this machine: BENCH_ENGINE_PIDS (comma-separated) when set;
  * else the FerretDB and PostgreSQL processes scripts/ferretdb.sh started for the URI's port (their executables
  * are in its run folder, FERRETDB_RUN_DIR or $TMPDIR/claimrights-ferretdb2/<port>/), or a local `mongod`.

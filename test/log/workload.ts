@@ -32,6 +32,11 @@ export interface Workload {
   readonly assets: Set<string>;
   /** Writes acknowledged so far. */
   acknowledged: number;
+  /**
+   * Resolves once `count` writes are acknowledged in all; throws after `ms`. A run waits for its writes rather than a
+   * set time: a node just restarted on MongoDB holds its first write until the killed node's leases expire.
+   */
+  reach(count: number, ms: number): Promise<void>;
   /** Resolves once every client has stopped (after `stop()`, or when the server went away). */
   stop(): Promise<void>;
 }
@@ -44,6 +49,14 @@ export function randomWrites(url: string, seed: number, clients = 4): Workload {
   const workload = {
     assets,
     acknowledged: 0,
+    async reach(count: number, ms: number) {
+      const deadline = Date.now() + ms;
+      while (workload.acknowledged < count) {
+        if (Date.now() > deadline)
+          throw new Error(`${workload.acknowledged} writes acknowledged in ${ms} ms, not ${count}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     async stop() {
       stopping = true;
       await running;

@@ -26,6 +26,9 @@ const IMPORTED = 12;
 const IMPORTED_REVISIONS = 3;
 /** On MongoDB a write cut off by the kill holds its tick until its lease ends (30 s): nothing after it is logged before. */
 const AFTER_KILL_MS = process.env.MONGODB_URI ? 40_000 : 2_000;
+/** Writes each run waits for before it goes on (the check below wants more than 10 in all), and for how long. */
+const WRITES_PER_RUN = 6;
+const REACH_MS = 30_000;
 
 function runImport(store: SharedStore, from: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
@@ -83,6 +86,7 @@ if (go === undefined) {
 
       const first = randomWrites(node.url, seed);
       await sleep(1500);
+      await first.reach(WRITES_PER_RUN, REACH_MS);
       const beforeKill = await waitForLogSize(reader, vkey, start.size);
       const kept = join(await scratch.dir('checkpoints-'), 'before-kill');
       await writeFile(kept, beforeKill.note);
@@ -92,6 +96,7 @@ if (go === undefined) {
       node = await startChild(store, { port: Number(new URL(node.url).port) });
       const second = randomWrites(node.url, seed + 1);
       await sleep(1500);
+      await second.reach(WRITES_PER_RUN, REACH_MS);
       await second.stop();
       const assets = [...first.assets, ...second.assets, ...originals.map((doc) => String(doc._id))];
       await waitForLogIndexes(new Client(node.url), assets, AFTER_KILL_MS).catch((error: unknown) => {

@@ -16,13 +16,17 @@ const TICKS = (() => {
   }
 })();
 
+/** Seconds of CPU (user + system) in a /proc `stat` line, of a process or of one of its threads. */
+function statSeconds(stat: string): number {
+  // The fields after the command name (which may hold spaces) start at field 3; utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
 /** Seconds of CPU (user + system) a process has used so far; undefined when it is gone (or not on Linux). */
 export function cpuSeconds(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name (which may hold spaces) start at field 3; utime is 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+    return statSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }
@@ -48,8 +52,7 @@ export function threadCpuSeconds(pid: number): Map<string, number> {
       continue; // ended between the listing and the read
     }
     const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    threads.set(name, (threads.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS);
+    threads.set(name, (threads.get(name) ?? 0) + statSeconds(stat));
   }
   return threads;
 }

@@ -13,7 +13,8 @@ interface RevisionRow {
 
 /**
  * Must be called inside the transaction that writes the record, with the revision's changes as JSON text (or its
- * UTF-8 bytes, stored as the same text) and its log index (log.ts). `text` is the asset as served after the revision: kept as a snapshot at every SNAPSHOT_EVERY-th
+ * UTF-8 bytes, stored as the same text) and its log index (log.ts). `text` is the asset as served after the
+ * revision: kept as a snapshot at every SNAPSHOT_EVERY-th
  * (docs/decisions/0056-a-revision-read-from-the-nearest-snapshot.md).
  */
 export function revisionWriter(
